@@ -1,0 +1,141 @@
+// The resolved configuration: the TOML tree of API.md section 2, validated, with every default
+// filled in and decimals normalised to canonical strings (exact; never floats). Key names are the
+// TOML names, so the file, `SimConfigInput` and the resolved object share one vocabulary.
+
+export type NetBackend = 'epoll' | 'io_uring';
+export type DepthSnapshotMode = 'live' | 'flushed';
+export type ClockMode = 'wall' | 'manual';
+
+export interface InstrumentConfig {
+  readonly symbol: string;
+  readonly base: string;
+  readonly quote: string;
+  /** Decimal strings, canonical (e.g. "0.01", "9000"). tick and lot are powers of ten. */
+  readonly tick: string;
+  readonly lot: string;
+  readonly min_qty: string;
+  readonly max_qty: string;
+  readonly min_notional: string;
+  readonly enabled: boolean;
+  readonly venue: string;
+}
+
+export interface SymbolOverrides {
+  readonly start_mid?: string;
+  readonly max_notional?: string;
+}
+
+export interface AccountConfig {
+  readonly api_key: string;
+  readonly api_secret: string;
+  readonly ed25519_public_key_file?: string;
+  /** Every asset of the active instruments, with its starting balance as a decimal string. */
+  readonly balances: Readonly<Record<string, string>>;
+}
+
+export interface FeesConfig {
+  /** Basis points as decimal strings with at most two decimals (e.g. "1", "7.5"). */
+  readonly maker_bps: string;
+  readonly taker_bps: string;
+}
+
+export interface LimitsConfig {
+  readonly weight_per_minute: number;
+  readonly orders_per_10s: number;
+  readonly orders_per_day: number;
+  readonly max_recv_window_ms: number;
+}
+
+/** Counterparty flow (spec 1.5). Rates are per symbol. */
+export interface GeneratorConfig {
+  readonly enabled: boolean;
+  /** Price levels per side placed at start. */
+  readonly seed_levels: number;
+  /** Distance in ticks between the latent mid and the generator's own touch (spec 1.5: 2990). */
+  readonly touch_offset_ticks: number;
+  /** Mean extra distance (ticks) beyond the touch offset of a new generator limit order. */
+  readonly depth_spread_ticks: number;
+  /** Spacing in ticks between the seeded levels. */
+  readonly level_spacing_ticks: number;
+  /** Poisson arrival rates, per second per symbol. */
+  readonly limit_rate_per_s: number;
+  readonly market_rate_per_s: number;
+  /** Mean life of a resting generator order before it is cancelled (per-order cancel rate = 1/x). */
+  readonly mean_order_lifetime_s: number;
+  /** Order sizes, as quote notionals (decimal strings), uniformly drawn between min and max. */
+  readonly limit_notional_min: string;
+  readonly limit_notional_max: string;
+  readonly market_notional_min: string;
+  readonly market_notional_max: string;
+  /** The latent mid moves by a uniform integer in [-x, x] ticks each generator step. */
+  readonly mid_step_max_ticks: number;
+}
+
+export interface FaultsConfig {
+  readonly drop_md_after_s: number;
+  readonly drop_ws_api_after_s: number;
+  readonly skip_depth_update_after_s: number;
+  readonly timestamp_error_after_s: number;
+  readonly rest_unresponsive_after_s: number;
+  readonly rest_unresponsive_for_s: number;
+  readonly delay_ack_ms: number;
+  readonly reject_next_orders: number;
+  readonly rate_limit_next: number;
+}
+
+export interface SimSection {
+  readonly seed: number;
+  readonly venue: string;
+  readonly start_mid: string;
+  readonly bind: string;
+  readonly port: number;
+  readonly tls_port: number;
+  readonly tls_cert: string;
+  readonly tls_key: string;
+  readonly depth_update_ms: number;
+  readonly depth_snapshot: DepthSnapshotMode;
+  readonly driver_tick_ms: number;
+  readonly clock_offset_ms: number;
+  readonly start_time_ms: number;
+  readonly ping_interval_ms: number;
+  readonly pong_timeout_ms: number;
+  readonly listen_key_validity_ms: number;
+  readonly stats_interval_ms: number;
+  readonly control_api: boolean;
+  readonly control_token?: string;
+  readonly clock: ClockMode;
+  readonly account: AccountConfig;
+  readonly fees: FeesConfig;
+  readonly limits: LimitsConfig;
+  readonly generator: GeneratorConfig;
+  readonly faults: FaultsConfig;
+  readonly symbols: Readonly<Record<string, SymbolOverrides>>;
+}
+
+export interface Config {
+  readonly engine: { readonly net_backend: NetBackend };
+  readonly sim: SimSection;
+  /** The active instruments: enabled, and of the configured venue unless venue = "all". */
+  readonly instruments: readonly InstrumentConfig[];
+}
+
+type DeepPartial<T> = T extends readonly (infer U)[]
+  ? readonly U[] | U[]
+  : T extends object
+    ? { -readonly [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/** Decimal inputs may be written as numbers or strings (strings are exact). */
+type Loose<T> = T extends string ? string | number : T;
+type LooseTree<T> = T extends readonly (infer U)[]
+  ? LooseTree<U>[]
+  : T extends object
+    ? { [K in keyof T]?: LooseTree<T[K]> }
+    : Loose<T>;
+
+/**
+ * The programmatic input of `startSimulator` and the fixture: the same tree as the TOML,
+ * deep-merged over the defaults (arrays such as `instruments` replace). Instruments may omit
+ * `enabled` and `venue`.
+ */
+export type SimConfigInput = LooseTree<DeepPartial<Config>>;

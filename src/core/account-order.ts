@@ -1,0 +1,54 @@
+// What the exchange keeps about one of the account's open orders beyond its book entry.
+// Cancelled and filled orders are forgotten (spec 2.4); their executions live in the trade log.
+
+import type { ExpiryReason, OrderStatus, OrderType, OrderView, Side, TimeInForce } from './types.ts';
+
+export class AccountOrder {
+  status: OrderStatus = 'NEW';
+  executedQty = 0;
+  preventedQty = 0;
+  /** Quote atoms filled so far (cummulativeQuoteQty). */
+  cumQuote = 0n;
+  /** Atoms of the locked asset still held for this order's open quantity. */
+  locked = 0n;
+  updateTime: number;
+  workingTime = -1;
+  expiryReason: ExpiryReason = 'NONE';
+
+  constructor(
+    readonly orderId: number,
+    readonly symbol: string,
+    public clientOrderId: string,
+    readonly side: Side,
+    readonly type: OrderType,
+    readonly timeInForce: TimeInForce,
+    /** Ticks; 0 for MARKET. */
+    readonly price: number,
+    public origQty: number,
+    readonly time: number,
+  ) {
+    this.updateTime = time;
+  }
+
+  view(): OrderView {
+    return {
+      symbol: this.symbol,
+      orderId: this.orderId,
+      clientOrderId: this.clientOrderId,
+      price: this.price,
+      origQty: this.origQty,
+      executedQty: this.executedQty,
+      preventedQty: this.preventedQty,
+      cumQuote: this.cumQuote,
+      status: this.status,
+      timeInForce: this.timeInForce,
+      type: this.type,
+      side: this.side,
+      time: this.time,
+      updateTime: this.updateTime,
+      workingTime: this.workingTime,
+      isWorking: this.workingTime >= 0,
+      expiryReason: this.expiryReason,
+    };
+  }
+}

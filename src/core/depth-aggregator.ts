@@ -1,0 +1,132 @@
+// Collects one symbol's level changes between publications and yields one diff per batch
+// (spec 6.1): U..u span the batch's update ids, each touched level carries its final quantity
+// (0 = deleted). It also keeps the book as last published, for `flushed` snapshots (spec 2.8),
+// and the last published touch, so bookTicker is sent only when the touch changed (spec 4.2).
+
+import type { BookSide, SymbolBook } from './book.ts';
+import type { DepthDiff, DepthSnapshot, Side, Touch } from './types.ts';
+
+export class DepthAggregator {
+  private readonly touchedBids = new Set<number>();
+  private readonly touchedAsks = new Set<number>();
+  /** First update id of the pending batch; 0 when nothing is pending. */
+  private firstPending = 0;
+  private lastPending = 0;
+  private readonly publishedBids = new Map<number, number>();
+  private readonly publishedAsks = new Map<number, number>();
+  /** `lastUpdateId` of the book as last published. */
+  publishedUpdateId = 0;
+  private publishedTouch: Touch | null = null;
+  private skipNext = false;
+
+  constructor(
+    readonly symbol: string,
+    private readonly book: SymbolBook,
+  ) {}
+
+  record(side: Side, price: number, updateId: number): void {
+    (side === 'BUY' ? this.touchedBids : this.touchedAsks).add(price);
+    if (this.firstPending === 0) this.firstPending = updateId;
+    this.lastPending = updateId;
+  }
+
+  get hasPending(): boolean {
+    return this.firstPending !== 0;
+  }
+
+  /** The next flush updates the published book but does not return its diff (a gap). */
+  skipNextDiff(): void {
+    this.skipNext = true;
+  }
+
+  /** Publishes the pending batch: returns its diff (or null: nothing pending, or skipped). */
+  flush(eventTime: number): DepthDiff | null {
+    if (this.firstPending === 0) return null;
+    const diff = this.publishPending(eventTime);
+    if (this.skipNext) {
+      this.skipNext = false;
+      return null;
+    }
+    return diff;
+  }
+
+  private publishPending(eventTime: number): DepthDiff {
+    const bids = publish(this.touchedBids, this.book.bids, this.publishedBids);
+    const asks = publish(this.touchedAsks, this.book.asks, this.publishedAsks);
+    bids.sort((a, b) => b[0] - a[0]);
+    asks.sort((a, b) => a[0] - b[0]);
+    const diff: DepthDiff = {
+      symbol: this.symbol,
+      eventTime,
+      firstUpdateId: this.firstPending,
+      lastUpdateId: this.lastPending,
+      bids,
+      asks,
+    };
+    this.publishedUpdateId = this.lastPending;
+    this.firstPending = this.lastPending = 0;
+    return diff;
+  }
+
+  /**
+   * Right after a flush the published book equals the live one (every change since the last
+   * publication was touched), so the live touch is the published touch. Returns it if it
+   * changed since the previous call.
+   */
+  touchIfChanged(): Touch | null {
+    const touch = this.touch(this.publishedUpdateId);
+    const last = this.publishedTouch;
+    if (
+      last !== null &&
+      last.bidPrice === touch.bidPrice &&
+      last.bidQty === touch.bidQty &&
+      last.askPrice === touch.askPrice &&
+      last.askQty === touch.askQty
+    ) {
+      return null;
+    }
+    this.publishedTouch = touch;
+    return touch;
+  }
+
+  /** The live touch (REST bookTicker); zeros for an empty side. */
+  touch(updateId: number): Touch {
+    const bid = this.book.bids.best();
+    const ask = this.book.asks.best();
+    return {
+      symbol: this.symbol,
+      updateId,
+      bidPrice: bid?.price ?? 0,
+      bidQty: bid?.qty ?? 0,
+      askPrice: ask?.price ?? 0,
+      askQty: ask?.qty ?? 0,
+    };
+  }
+
+  /** The book as last published, best `limit` levels per side (spec 2.8 `flushed`). */
+  publishedSnapshot(limit: number): DepthSnapshot {
+    return {
+      lastUpdateId: this.publishedUpdateId,
+      bids: [...this.publishedBids].sort((a, b) => b[0] - a[0]).slice(0, limit),
+      asks: [...this.publishedAsks].sort((a, b) => a[0] - b[0]).slice(0, limit),
+    };
+  }
+
+  /** Marks the live book as published without emitting a diff (the state at start). */
+  publishSilently(): void {
+    if (this.firstPending !== 0) this.publishPending(0);
+    this.publishedTouch = this.touch(this.publishedUpdateId);
+  }
+}
+
+function publish(touched: Set<number>, side: BookSide, published: Map<number, number>): [number, number][] {
+  const out: [number, number][] = [];
+  for (const price of touched) {
+    const qty = side.level(price)?.qty ?? 0;
+    out.push([price, qty]);
+    if (qty === 0) published.delete(price);
+    else published.set(price, qty);
+  }
+  touched.clear();
+  return out;
+}

@@ -1,0 +1,129 @@
+// The one error table (ARCHITECTURE rule 4): every error the service can answer is one row of
+// code, HTTP status and message. Messages are the reference exchange's (binance-facts.md §2);
+// `%s` placeholders are filled in order by `apiError`. The core returns these as values (no
+// throwing on the matching path); the transports serialize them.
+
+export interface ErrorRow {
+  readonly code: number;
+  readonly http: number;
+  readonly msg: string;
+}
+
+export const ERRORS = {
+  UNKNOWN: { code: -1000, http: 500, msg: 'An unknown error occurred while processing the request.' },
+  TOO_MUCH_WEIGHT: {
+    code: -1003,
+    http: 429,
+    msg: 'Too much request weight used; current limit is %s request weight per %s. Please use WebSocket Streams for live updates to avoid polling the API.',
+  },
+  IP_BANNED: {
+    code: -1003,
+    http: 418,
+    msg: 'Way too much request weight used; IP banned until %s. Please use WebSocket Streams for live updates to avoid bans.',
+  },
+  TIMEOUT: {
+    code: -1007,
+    http: 408,
+    msg: 'Timeout waiting for response from backend server. Send status unknown; execution status unknown.',
+  },
+  FILTER_FAILURE: { code: -1013, http: 400, msg: 'Filter failure: %s' },
+  STP_MODE_NOT_ALLOWED: {
+    code: -1013,
+    http: 400,
+    msg: 'This symbol does not allow the specified self-trade prevention mode.',
+  },
+  // Spec 4.1 rule 4: an amend to a quantity at or below what already filled is refused with -1013.
+  AMEND_QTY_NOT_ABOVE_FILLED: {
+    code: -1013,
+    http: 400,
+    msg: 'Order amend quantity must be greater than the executed quantity.',
+  },
+  UNSUPPORTED_ORDER: { code: -1014, http: 400, msg: 'Unsupported order combination.' },
+  TOO_MANY_ORDERS: { code: -1015, http: 429, msg: 'Too many new orders; current limit is %s orders per %s.' },
+  TIMESTAMP_AHEAD: {
+    code: -1021,
+    http: 400,
+    msg: "Timestamp for this request was 1000ms ahead of the server's time.",
+  },
+  TIMESTAMP_OUTSIDE_RECV_WINDOW: {
+    code: -1021,
+    http: 400,
+    msg: 'Timestamp for this request is outside of the recvWindow.',
+  },
+  INVALID_SIGNATURE: { code: -1022, http: 400, msg: 'Signature for this request is not valid.' },
+  ILLEGAL_CHARS: {
+    code: -1100,
+    http: 400,
+    msg: "Illegal characters found in parameter '%s'; legal range is '%s'.",
+  },
+  DUPLICATE_PARAM: { code: -1101, http: 400, msg: 'Duplicate values for a parameter detected.' },
+  MANDATORY_PARAM: {
+    code: -1102,
+    http: 400,
+    msg: "Mandatory parameter '%s' was not sent, was empty/null, or malformed.",
+  },
+  EITHER_PARAM: { code: -1102, http: 400, msg: "Param '%s' or '%s' must be sent, but both were empty/null!" },
+  PARAM_NOT_REQUIRED: { code: -1106, http: 400, msg: "Parameter '%s' sent when not required." },
+  BAD_PRECISION: { code: -1111, http: 400, msg: "Parameter '%s' has too much precision." },
+  INVALID_TIF: { code: -1115, http: 400, msg: 'Invalid timeInForce.' },
+  INVALID_ORDER_TYPE: { code: -1116, http: 400, msg: 'Invalid orderType.' },
+  INVALID_SIDE: { code: -1117, http: 400, msg: 'Invalid side.' },
+  BAD_SYMBOL: { code: -1121, http: 400, msg: 'Invalid symbol.' },
+  INVALID_LISTEN_KEY: { code: -1125, http: 400, msg: 'This listenKey does not exist.' },
+  LOOKUP_INTERVAL_TOO_BIG: { code: -1127, http: 400, msg: 'More than %s hours between startTime and endTime.' },
+  BAD_PARAM_COMBINATION: { code: -1128, http: 400, msg: 'Combination of optional parameters invalid.' },
+  INVALID_PARAMETER: { code: -1130, http: 400, msg: "Data sent for parameter '%s' is not valid." },
+  BAD_RECV_WINDOW: { code: -1131, http: 400, msg: 'recvWindow must be less than %s' },
+  INVALID_JSON: { code: -1135, http: 400, msg: 'Invalid JSON Request' },
+  // -2010 NEW_ORDER_REJECTED: the matching engine's messages (binance-facts §2.3).
+  DUPLICATE_ORDER: { code: -2010, http: 400, msg: 'Duplicate order sent.' },
+  MAX_NUM_ORDERS: { code: -2010, http: 400, msg: 'Filter failure: MAX_NUM_ORDERS' },
+  INSUFFICIENT_BALANCE: { code: -2010, http: 400, msg: 'Account has insufficient balance for requested action.' },
+  WOULD_TAKE: { code: -2010, http: 400, msg: 'Order would immediately match and take.' },
+  ORDER_REJECTED: { code: -2010, http: 400, msg: '%s' },
+  UNKNOWN_ORDER: { code: -2011, http: 400, msg: 'Unknown order sent.' },
+  NO_SUCH_ORDER: { code: -2013, http: 400, msg: 'Order does not exist.' },
+  BAD_API_KEY_FORMAT: { code: -2014, http: 401, msg: 'API-key format invalid.' },
+  REJECTED_API_KEY: { code: -2015, http: 401, msg: 'Invalid API-key, IP, or permissions for action.' },
+  CANCEL_REPLACE_PARTIAL: { code: -2021, http: 409, msg: 'Order cancel-replace partially failed.' },
+  CANCEL_REPLACE_FAILED: { code: -2022, http: 400, msg: 'Order cancel-replace failed.' },
+  SUBSCRIPTION_ACTIVE: { code: -2035, http: 400, msg: 'User Data Stream subscription already active.' },
+  SUBSCRIPTION_INACTIVE: { code: -2036, http: 400, msg: 'User Data Stream subscription not active.' },
+  AMEND_QTY_INCREASE: { code: -2038, http: 400, msg: 'Order amend (quantity increase) is not supported.' },
+  AMEND_NO_CHANGE: { code: -2038, http: 400, msg: 'The requested action would change no state; rejecting' },
+  CLIENT_ORDER_ID_MISMATCH: { code: -2039, http: 400, msg: 'Client order ID is not correct for this order ID.' },
+  // Spec 5.3: session.logon on an HMAC account (a simulator code; the reference has none).
+  LOGON_NOT_SUPPORTED: { code: -4056, http: 400, msg: 'HMAC_SHA256 API key is not supported.' },
+} as const satisfies Record<string, ErrorRow>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** A refusal: one row of the table, its message filled in, and optional `data` (cancelReplace). */
+export class ApiError {
+  readonly code: number;
+  readonly http: number;
+  readonly msg: string;
+
+  constructor(
+    readonly name: ErrorName,
+    msg: string,
+    readonly data?: unknown,
+    http?: number,
+  ) {
+    const row: ErrorRow = ERRORS[name];
+    this.code = row.code;
+    this.http = http ?? row.http;
+    this.msg = msg;
+  }
+}
+
+/** Builds the error of row `name`, filling its `%s` placeholders with `args` in order. */
+export function apiError(name: ErrorName, ...args: (string | number)[]): ApiError {
+  let i = 0;
+  const msg = ERRORS[name].msg.replace(/%s/g, () => String(args[i++] ?? ''));
+  return new ApiError(name, msg);
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

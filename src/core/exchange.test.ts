@@ -1,0 +1,461 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Exchange } from './exchange.ts';
+import {
+  atoms,
+  counterparty,
+  executionTypes,
+  expectError,
+  expectOk,
+  lots,
+  makeExchange,
+  reports,
+  T0,
+  ticks,
+} from './test-support.ts';
+import type { BalanceEvent, PublicTrade } from './types.ts';
+
+const BTC = 'BTCUSDT';
+
+function place(ex: Exchange, fields: Record<string, string>, now = T0) {
+  return ex.placeOrder({ symbol: BTC, ...fields }, now);
+}
+
+function limit(ex: Exchange, side: 'BUY' | 'SELL', price: string, quantity: string, extra: Record<string, string> = {}) {
+  return place(ex, { side, type: 'LIMIT', timeInForce: 'GTC', price, quantity, ...extra });
+}
+
+function free(ex: Exchange, asset: string): bigint {
+  return ex.balance(asset).free;
+}
+
+function locked(ex: Exchange, asset: string): bigint {
+  return ex.balance(asset).locked;
+}
+
+function assertHealthy(ex: Exchange) {
+  assert.deepEqual(ex.invariantViolations(), []);
+}
+
+test('a resting LIMIT order: NEW, id 1, quote locked with the fee reserve, one level change, then balances', () => {
+  const ex = makeExchange();
+  const outcome = limit(ex, 'BUY', '59000', '0.001');
+  const result = expectOk(outcome);
+  assert.equal(result.order.orderId, 1);
+  assert.equal(result.order.status, 'NEW');
+  assert.equal(result.order.clientOrderId.length, 22);
+  assert.deepEqual(result.fills, []);
+  assert.deepEqual(
+    outcome.events.map((e) => e.type),
+    ['execution', 'level', 'balances'],
+  );
+  assert.deepEqual((outcome.events[2] as BalanceEvent).assets, ['USDT']);
+  // 59 USDT notional + 4 bps (the highest fee) reserved so that fills never overdraw.
+  assert.equal(locked(ex, 'USDT'), atoms(ex, 'USDT', '59.0236'));
+  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999940.9764'));
+  const second = expectOk(limit(ex, 'SELL', '61000', '0.002'));
+  assert.equal(second.order.orderId, 2);
+  assert.equal(locked(ex, 'BTC'), atoms(ex, 'BTC', '0.002'));
+  assertHealthy(ex);
+});
+
+test('a crossing LIMIT fills at the maker price with taker commission in the quote asset', () => {
+  const ex = makeExchange();
+  counterparty(ex, BTC, 'SELL', '59000', '0.001');
+  const outcome = limit(ex, 'BUY', '59500', '0.001');
+  const result = expectOk(outcome);
+  assert.equal(result.order.status, 'FILLED');
+  assert.equal(result.order.executedQty, lots(ex, BTC, '0.001'));
+  assert.equal(result.fills.length, 1);
+  assert.equal(result.fills[0]!.price, ticks(ex, BTC, '59000'));
+  assert.equal(result.fills[0]!.commission, atoms(ex, 'USDT', '0.0236'));
+  assert.equal(result.fills[0]!.commissionAsset, 'USDT');
+  assert.deepEqual(executionTypes(outcome.events), ['NEW/NEW', 'TRADE/FILLED']);
+  const trade = outcome.events.find((e): e is PublicTrade => e.type === 'trade')!;
+  assert.equal(trade.tradeId, 1);
+  assert.equal(trade.buyerIsMaker, false);
+  const report = reports(outcome.events)[1]!;
+  assert.equal(report.tradeId, 1);
+  assert.equal(report.isMaker, false);
+  assert.equal(report.lastPrice, ticks(ex, BTC, '59000'));
+  // The whole lock (at 59500) is released; 59 + 0.0236 is paid.
+  assert.equal(locked(ex, 'USDT'), 0n);
+  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999940.9764'));
+  assert.equal(free(ex, 'BTC'), atoms(ex, 'BTC', '100.001'));
+  assert.equal(outcome.events.at(-1)!.type, 'balances');
+  assertHealthy(ex);
+});
+
+test('a resting order filled by the counterparty pays the maker fee', () => {
+  const ex = makeExchange();
+  const id = expectOk(limit(ex, 'SELL', '60000', '0.5')).order.orderId;
+  const inst = ex.instrument(BTC)!;
+  ex.counterpartyMarket(inst.index, 'BUY', lots(ex, BTC, '0.2'), T0 + 5);
+  const events = ex.takeEvents(T0 + 5);
+  assert.deepEqual(executionTypes(events), ['TRADE/PARTIALLY_FILLED']);
+  const report = reports(events)[0]!;
+  assert.equal(report.isMaker, true);
+  assert.equal(report.commission, atoms(ex, 'USDT', '1.2')); // 1 bps of 12000
+  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '10011998.8'));
+  assert.equal(locked(ex, 'BTC'), atoms(ex, 'BTC', '0.3'));
+  const view = ex.getOrder(BTC, id);
+  assert.ok(!('code' in view));
+  assert.equal(view.status, 'PARTIALLY_FILLED');
+  assertHealthy(ex);
+});
+
+test('partial fill then rest: PARTIALLY_FILLED on the book', () => {
+  const ex = makeExchange();
+  counterparty(ex, BTC, 'SELL', '59000', '0.001');
+  const outcome = limit(ex, 'BUY', '59500', '0.003');
+  assert.equal(expectOk(outcome).order.status, 'PARTIALLY_FILLED');
+  assert.deepEqual(ex.bookTicker(BTC), {
+    symbol: BTC,
+    updateId: ex.instrument(BTC)!.updateId,
+    bidPrice: ticks(ex, BTC, '59500'),
+    bidQty: lots(ex, BTC, '0.002'),
+    askPrice: 0,
+    askQty: 0,
+  });
+  assertHealthy(ex);
+});
+
+test('IOC remainder expires; FOK expires untouched unless fully fillable', () => {
+  const ex = makeExchange();
+  counterparty(ex, BTC, 'SELL', '59000', '0.001');
+  const ioc = limit(ex, 'BUY', '59000', '0.003', { timeInForce: 'IOC' });
+  const iocOrder = expectOk(ioc).order;
+  assert.equal(iocOrder.status, 'EXPIRED');
+  assert.equal(iocOrder.expiryReason, 'UNFILLED_IOC_QUANTITY_EXPIRED');
+  assert.deepEqual(executionTypes(ioc.events), ['NEW/NEW', 'TRADE/PARTIALLY_FILLED', 'EXPIRED/EXPIRED']);
+  assert.equal(locked(ex, 'USDT'), 0n);
+
+  counterparty(ex, BTC, 'SELL', '59000', '0.001');
+  const updateBefore = ex.instrument(BTC)!.updateId;
+  const fok = limit(ex, 'BUY', '59000', '0.002', { timeInForce: 'FOK' });
+  assert.equal(expectOk(fok).order.status, 'EXPIRED');
+  assert.equal(expectOk(fok).order.expiryReason, 'UNFILLED_FOK_ORDER_EXPIRED');
+  assert.deepEqual(expectOk(fok).fills, []);
+  assert.equal(ex.instrument(BTC)!.updateId, updateBefore, 'the book is untouched');
+
+  const fokOk = limit(ex, 'BUY', '59000', '0.001', { timeInForce: 'FOK' });
+  assert.equal(expectOk(fokOk).order.status, 'FILLED');
+  assertHealthy(ex);
+});
+
+test('MARKET walks the book, expires on missing liquidity, and needs the balance for its fillable part', () => {
+  const ex = makeExchange({ sim: { account: { balances: { USDT: 1000 } } } });
+  const empty = place(ex, { side: 'BUY', type: 'MARKET', quantity: '0.01' });
+  assert.equal(expectOk(empty).order.status, 'EXPIRED');
+  assert.equal(expectOk(empty).order.expiryReason, 'INSUFFICIENT_LIQUIDITY');
+  assert.deepEqual(executionTypes(empty.events), ['NEW/NEW', 'EXPIRED/EXPIRED']);
+
+  counterparty(ex, BTC, 'SELL', '100', '1');
+  counterparty(ex, BTC, 'SELL', '200', '1');
+  const walk = place(ex, { side: 'BUY', type: 'MARKET', quantity: '1.5' });
+  const order = expectOk(walk).order;
+  assert.equal(order.status, 'FILLED');
+  assert.equal(order.price, 0);
+  assert.equal(order.cumQuote, atoms(ex, 'USDT', '200'));
+  assert.deepEqual(expectOk(walk).fills.map((f) => f.price), [ticks(ex, BTC, '100'), ticks(ex, BTC, '200')]);
+  // 1000 - 200 - 0.08 commission
+  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '799.92'));
+
+  // 0.5 left @ 200 plus 0.5 @ 10000: 5100 USDT would be needed, 799.92 is there.
+  counterparty(ex, BTC, 'SELL', '10000', '1');
+  const before = ex.balances();
+  const broke = place(ex, { side: 'BUY', type: 'MARKET', quantity: '1' });
+  const error = expectError(broke);
+  assert.equal(error.code, -2010);
+  assert.equal(error.msg, 'Account has insufficient balance for requested action.');
+  assert.deepEqual(executionTypes(broke.events), ['REJECTED/REJECTED']);
+  assert.equal(reports(broke.events)[0]!.rejectReason, 'INSUFFICIENT_BALANCES');
+  assert.deepEqual(ex.balances(), before, 'a refused MARKET order moves nothing');
+  assertHealthy(ex);
+});
+
+test('LIMIT_MAKER that would take is rejected with -2010; one that does not cross rests', () => {
+  const ex = makeExchange();
+  counterparty(ex, BTC, 'SELL', '60000', '1');
+  const balances = ex.balances();
+  const taking = place(ex, { side: 'BUY', type: 'LIMIT_MAKER', price: '60000', quantity: '0.001' });
+  const error = expectError(taking);
+  assert.equal(error.code, -2010);
+  assert.equal(error.msg, 'Order would immediately match and take.');
+  assert.equal(reports(taking.events)[0]!.rejectReason, 'WOULD_MATCH_IMMEDIATELY');
+  assert.deepEqual(ex.balances(), balances, 'a rejected order moves no balance');
+  assert.deepEqual(ex.openOrders(BTC), []);
+  const resting = expectOk(place(ex, { side: 'BUY', type: 'LIMIT_MAKER', price: '59999.99', quantity: '0.001' }));
+  assert.equal(resting.order.status, 'NEW');
+  assert.equal(resting.order.type, 'LIMIT_MAKER');
+  assertHealthy(ex);
+});
+
+test('parameter and enum errors carry the reference codes and change nothing', () => {
+  const ex = makeExchange();
+  const cases: [Record<string, string | undefined>, number, string][] = [
+    [{ symbol: 'NOPE', side: 'BUY', type: 'LIMIT' }, -1121, 'Invalid symbol.'],
+    [{ side: 'BUY', type: 'STOP_LOSS', quantity: '1', stopPrice: '1' }, -1014, 'Unsupported order combination.'],
+    [{ side: 'BUY', type: 'TAKE_PROFIT_LIMIT', quantity: '1' }, -1014, 'Unsupported order combination.'],
+    [{ side: 'BUY', type: 'MARKET', quoteOrderQty: '100' }, -1014, 'Unsupported order combination.'],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '1', quantity: '1', icebergQty: '0.1' }, -1014, 'Unsupported order combination.'],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '1', quantity: '1', trailingDelta: '10' }, -1014, 'Unsupported order combination.'],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '1', quantity: '1', pegPriceType: 'PRIMARY_PEG' }, -1014, 'Unsupported order combination.'],
+    [{ side: 'BUY', type: 'BOGUS' }, -1116, 'Invalid orderType.'],
+    [{ side: 'HOLD', type: 'LIMIT' }, -1117, 'Invalid side.'],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTD', price: '1', quantity: '1' }, -1115, 'Invalid timeInForce.'],
+    [{ side: 'BUY', type: 'LIMIT', price: '1', quantity: '1' }, -1102, "Mandatory parameter 'timeInForce' was not sent, was empty/null, or malformed."],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1' }, -1102, "Mandatory parameter 'price' was not sent, was empty/null, or malformed."],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '1' }, -1102, "Mandatory parameter 'quantity' was not sent, was empty/null, or malformed."],
+    [{ side: 'BUY', type: 'MARKET', quantity: '1', price: '1' }, -1106, "Parameter 'price' sent when not required."],
+    [{ side: 'BUY', type: 'MARKET', quantity: '1', timeInForce: 'GTC' }, -1106, "Parameter 'timeInForce' sent when not required."],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: 'abc', quantity: '1' }, -1100, "Illegal characters found in parameter 'price'; legal range is '^([0-9]{1,20})(\\.[0-9]{1,20})?$'."],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1', selfTradePreventionMode: 'EXPIRE_TAKER' }, -1013, 'This symbol does not allow the specified self-trade prevention mode.'],
+    [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1', newClientOrderId: 'has space' }, -1100, "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[\\.A-Z\\:/a-z0-9_-]{1,36}$'."],
+  ];
+  for (const [fields, code, msg] of cases) {
+    const outcome = ex.placeOrder({ symbol: BTC, ...fields }, T0);
+    const error = expectError(outcome);
+    assert.equal(error.code, code, JSON.stringify(fields));
+    assert.equal(error.msg, msg, JSON.stringify(fields));
+    assert.deepEqual(outcome.events, []);
+  }
+  assert.equal(ex.instrument(BTC)!.updateId, 0);
+  assert.equal(expectOk(limit(ex, 'BUY', '1', '10')).order.orderId, 1, 'refused requests consume no order id');
+});
+
+test('filters: PRICE_FILTER, LOT_SIZE and NOTIONAL (min, and max when configured) answer -1013', () => {
+  const ex = makeExchange({ sim: { symbols: { BTCUSDT: { max_notional: '100000' } } } });
+  const filter = (price: string, quantity: string) => {
+    const outcome = limit(ex, 'BUY', price, quantity);
+    return outcome.ok ? 'ok' : `${outcome.error.code} ${outcome.error.msg}`;
+  };
+  assert.equal(filter('60000.001', '0.001'), '-1013 Filter failure: PRICE_FILTER');
+  assert.equal(filter('0', '0.001'), '-1013 Filter failure: PRICE_FILTER');
+  assert.equal(filter('60000', '0.000001'), '-1013 Filter failure: LOT_SIZE');
+  assert.equal(filter('60000', '0.000015'), '-1013 Filter failure: LOT_SIZE');
+  assert.equal(filter('0.01', '9000.00001'), '-1013 Filter failure: LOT_SIZE');
+  assert.equal(filter('60000', '0'), '-1013 Filter failure: LOT_SIZE');
+  assert.equal(filter('100', '0.04'), '-1013 Filter failure: NOTIONAL'); // 4 < 5
+  assert.equal(filter('100', '0.05'), 'ok'); // exactly 5
+  assert.equal(filter('60000', '1.66667'), '-1013 Filter failure: NOTIONAL'); // 100000.2 > max
+  assert.equal(filter('60000', '1.66666'), 'ok');
+  counterparty(ex, BTC, 'SELL', '60000', '5');
+  const market = place(ex, { side: 'BUY', type: 'MARKET', quantity: '2' });
+  assert.equal(expectError(market).msg, 'Filter failure: NOTIONAL');
+  assertHealthy(ex);
+});
+
+test('MAX_NUM_ORDERS: the 201st open order of a symbol is refused; other symbols are separate', () => {
+  const ex = makeExchange();
+  for (let i = 0; i < 200; i++) expectOk(limit(ex, 'BUY', String(1000 + i), '0.01'));
+  const error = expectError(limit(ex, 'BUY', '999', '0.01'));
+  assert.equal(error.code, -2010);
+  assert.equal(error.msg, 'Filter failure: MAX_NUM_ORDERS');
+  expectOk(ex.placeOrder({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1' }, T0));
+  assertHealthy(ex);
+});
+
+test('a client order id already open is a duplicate; once the order ends the id is free again', () => {
+  const ex = makeExchange();
+  const first = expectOk(limit(ex, 'BUY', '50000', '0.001', { newClientOrderId: 'my-id' }));
+  assert.equal(first.order.clientOrderId, 'my-id');
+  const dup = expectError(limit(ex, 'BUY', '50001', '0.001', { newClientOrderId: 'my-id' }));
+  assert.equal(dup.code, -2010);
+  assert.equal(dup.msg, 'Duplicate order sent.');
+  expectOk(ex.cancelOrder({ symbol: BTC, origClientOrderId: 'my-id' }, T0));
+  expectOk(limit(ex, 'BUY', '50001', '0.001', { newClientOrderId: 'my-id' }));
+});
+
+test('insufficient balance refuses LIMIT orders with -2010 and changes no balance', () => {
+  const ex = makeExchange({ sim: { account: { balances: { BTC: 1, USDT: 100 } } } });
+  const before = ex.balances();
+  const buy = limit(ex, 'BUY', '60000', '0.01'); // 600 > 100
+  assert.equal(expectError(buy).msg, 'Account has insufficient balance for requested action.');
+  const sell = limit(ex, 'SELL', '60000', '1.5');
+  assert.equal(expectError(sell).code, -2010);
+  assert.deepEqual(ex.balances(), before);
+  assert.deepEqual(ex.openOrders(), []);
+  assertHealthy(ex);
+});
+
+test('self-trade prevention EXPIRE_MAKER: the own resting order expires in match, matching goes on', () => {
+  const ex = makeExchange();
+  const own = expectOk(limit(ex, 'SELL', '59000', '0.001')).order;
+  counterparty(ex, BTC, 'SELL', '59000', '0.001');
+  const outcome = limit(ex, 'BUY', '59000', '0.002');
+  const taker = expectOk(outcome);
+  assert.deepEqual(executionTypes(outcome.events), ['NEW/NEW', 'TRADE_PREVENTION/EXPIRED_IN_MATCH', 'TRADE/PARTIALLY_FILLED']);
+  const prevention = reports(outcome.events)[1]!;
+  assert.equal(prevention.order.orderId, own.orderId);
+  assert.equal(prevention.lastPreventedQty, lots(ex, BTC, '0.001'));
+  assert.equal(prevention.order.preventedQty, lots(ex, BTC, '0.001'));
+  assert.equal(taker.order.status, 'PARTIALLY_FILLED');
+  assert.equal(taker.fills.length, 1);
+  assert.equal(expectError({ ok: false, error: ex.getOrder(BTC, own.orderId) as never, events: [] }).code, -2013);
+  assert.equal(locked(ex, 'BTC'), 0n);
+  assertHealthy(ex);
+});
+
+test('cancel by id or client id: CANCELED with c and C, lock released, then the order is forgotten', () => {
+  const ex = makeExchange();
+  const a = expectOk(limit(ex, 'BUY', '50000', '0.001', { newClientOrderId: 'a' })).order;
+  expectOk(limit(ex, 'BUY', '50000', '0.002', { newClientOrderId: 'b' }));
+  const byId = ex.cancelOrder({ symbol: BTC, orderId: a.orderId, newClientOrderId: 'cancel-a' }, T0 + 1);
+  const cancelled = expectOk(byId);
+  assert.equal(cancelled.order.status, 'CANCELED');
+  assert.equal(cancelled.clientOrderId, 'cancel-a');
+  assert.equal(cancelled.origClientOrderId, 'a');
+  const report = reports(byId.events)[0]!;
+  assert.equal(report.executionType, 'CANCELED');
+  assert.equal(report.cancelClientOrderId, 'cancel-a');
+  assert.equal(report.origClientOrderId, 'a');
+  const byClientId = expectOk(ex.cancelOrder({ symbol: BTC, origClientOrderId: 'b' }, T0 + 2));
+  assert.equal(byClientId.clientOrderId.length, 22);
+  assert.equal(locked(ex, 'USDT'), 0n);
+  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '10000000'));
+  const again = expectError(ex.cancelOrder({ symbol: BTC, orderId: a.orderId }, T0 + 3));
+  assert.deepEqual([again.code, again.msg], [-2011, 'Unknown order sent.']);
+  const query = ex.getOrder(BTC, a.orderId);
+  assert.ok('code' in query && query.code === -2013 && query.msg === 'Order does not exist.');
+  const neither = expectError(ex.cancelOrder({ symbol: BTC }, T0));
+  assert.equal(neither.msg, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
+  const mismatch = expectError(ex.cancelOrder({ symbol: BTC, orderId: 99, origClientOrderId: 'zz' }, T0));
+  assert.equal(mismatch.code, -2011);
+  assertHealthy(ex);
+});
+
+test('cancel all: -2011 when nothing is open, else every open order of the symbol, oldest first', () => {
+  const ex = makeExchange();
+  assert.equal(expectError(ex.cancelAllOrders(BTC, T0)).code, -2011);
+  for (const p of ['50000', '50001', '50002']) expectOk(limit(ex, 'BUY', p, '0.001'));
+  expectOk(ex.placeOrder({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1' }, T0));
+  const outcome = ex.cancelAllOrders(BTC, T0);
+  assert.deepEqual(expectOk(outcome).map((r) => r.order.orderId), [1, 2, 3]);
+  assert.deepEqual(executionTypes(outcome.events), ['CANCELED/CANCELED', 'CANCELED/CANCELED', 'CANCELED/CANCELED']);
+  assert.equal((ex.openOrders() as unknown[]).length, 1);
+  assertHealthy(ex);
+});
+
+test('amend keepPriority: a decrease keeps the queue place; at or below filled -> -1013; increase -> -2038', () => {
+  const ex = makeExchange();
+  const first = expectOk(limit(ex, 'SELL', '60000', '0.003', { newClientOrderId: 'first' })).order;
+  const second = expectOk(limit(ex, 'SELL', '60000', '0.003')).order;
+  const amended = ex.amendOrder({ symbol: BTC, orderId: first.orderId, newQty: '0.002', newClientOrderId: 'first-v2' }, T0 + 1);
+  const result = expectOk(amended);
+  assert.equal(result.order.origQty, lots(ex, BTC, '0.002'));
+  assert.equal(result.order.clientOrderId, 'first-v2');
+  assert.equal(result.origClientOrderId, 'first');
+  assert.deepEqual(executionTypes(amended.events), ['REPLACED/NEW']);
+  assert.equal(reports(amended.events)[0]!.executionId, result.executionId);
+  assert.equal(locked(ex, 'BTC'), atoms(ex, 'BTC', '0.005'));
+  // The amended order is still first in the queue: a fill of 0.001 hits it, not the second.
+  ex.counterpartyMarket(ex.instrument(BTC)!.index, 'BUY', lots(ex, BTC, '0.001'), T0 + 2);
+  const fill = reports(ex.takeEvents(T0 + 2));
+  assert.equal(fill[0]!.order.orderId, first.orderId);
+  const view = ex.getOrder(BTC, undefined, 'first-v2');
+  assert.ok(!('code' in view) && view.executedQty === lots(ex, BTC, '0.001'));
+
+  const atFilled = expectError(ex.amendOrder({ symbol: BTC, orderId: first.orderId, newQty: '0.001' }, T0));
+  assert.equal(atFilled.code, -1013);
+  const increase = expectError(ex.amendOrder({ symbol: BTC, orderId: second.orderId, newQty: '0.004' }, T0));
+  assert.deepEqual([increase.code, increase.msg], [-2038, 'Order amend (quantity increase) is not supported.']);
+  assert.equal(expectError(ex.amendOrder({ symbol: BTC, orderId: second.orderId, newQty: '0.003' }, T0)).code, -2038);
+  assert.equal(expectError(ex.amendOrder({ symbol: BTC, orderId: 999, newQty: '0.001' }, T0)).code, -2011);
+  assert.equal(expectError(ex.amendOrder({ symbol: BTC, orderId: second.orderId, newQty: '0.0000001' }, T0)).msg, 'Filter failure: LOT_SIZE');
+  assertHealthy(ex);
+});
+
+test('cancelReplace: success, STOP_ON_FAILURE (-2022), ALLOW_FAILURE and a failed new order (-2021)', () => {
+  const ex = makeExchange();
+  const order = expectOk(limit(ex, 'BUY', '50000', '0.001')).order;
+  const newOrder = { symbol: BTC, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50001', quantity: '0.002' };
+  const ok = ex.cancelReplace({ ...newOrder, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: order.orderId }, T0);
+  const value = expectOk(ok);
+  assert.equal(value.cancelResult, 'SUCCESS');
+  assert.equal(value.newOrderResult, 'SUCCESS');
+  assert.deepEqual(executionTypes(ok.events), ['CANCELED/CANCELED', 'NEW/NEW']);
+
+  const stop = expectError(ex.cancelReplace({ ...newOrder, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 12345 }, T0));
+  assert.equal(stop.code, -2022);
+  assert.equal(stop.msg, 'Order cancel-replace failed.');
+  const stopData = stop.data as { cancelResult: string; newOrderResult: string; cancelResponse: { code: number }; newOrderResponse: null };
+  assert.deepEqual([stopData.cancelResult, stopData.newOrderResult, stopData.cancelResponse.code, stopData.newOrderResponse], ['FAILURE', 'NOT_ATTEMPTED', -2011, null]);
+
+  const allow = ex.cancelReplace({ ...newOrder, price: '50002', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrderId: 12345 }, T0);
+  const allowError = expectError(allow);
+  assert.equal(allowError.code, -2021);
+  assert.equal((allowError as { http?: number }).http, 409);
+  assert.equal((allowError.data as { newOrderResult: string }).newOrderResult, 'SUCCESS');
+
+  counterparty(ex, BTC, 'SELL', '50010', '1');
+  const current = (ex.openOrders(BTC) as { orderId: number }[])[0]!.orderId;
+  const makerCross = ex.cancelReplace({ ...newOrder, type: 'LIMIT_MAKER', timeInForce: undefined, price: '50010', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: current }, T0);
+  const partial = expectError(makerCross);
+  assert.equal(partial.code, -2021);
+  const data = partial.data as { cancelResult: string; newOrderResult: string; newOrderResponse: { msg: string } };
+  assert.deepEqual([data.cancelResult, data.newOrderResult, data.newOrderResponse.msg], ['SUCCESS', 'FAILURE', 'Order would immediately match and take.']);
+
+  const bothFail = expectError(ex.cancelReplace({ ...newOrder, type: 'LIMIT_MAKER', timeInForce: undefined, price: '50010', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrderId: 777 }, T0));
+  assert.equal(bothFail.code, -2022);
+
+  const remaining = (ex.openOrders(BTC) as unknown[]).length;
+  const filterFail = expectError(ex.cancelReplace({ ...newOrder, price: '50000.001', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 3 }, T0));
+  assert.equal(filterFail.msg, 'Filter failure: PRICE_FILTER');
+  assert.equal((ex.openOrders(BTC) as unknown[]).length, remaining, 'filters are checked before the cancel');
+  assertHealthy(ex);
+});
+
+test('myTrades: oldest id first, fromId, time range, -1128 and -1127, limit capped at 1000', () => {
+  const ex = makeExchange();
+  const inst = ex.instrument(BTC)!;
+  for (let i = 0; i < 5; i++) {
+    counterparty(ex, BTC, 'SELL', '60000', '0.001', T0 + i * 1000);
+    expectOk(place(ex, { side: 'BUY', type: 'MARKET', quantity: '0.001' }, T0 + i * 1000));
+    // A counterparty-only match consumes a trade id the account never sees.
+    ex.counterpartyOrder(inst.index, 'SELL', ticks(ex, BTC, '61000'), 1, T0);
+    ex.counterpartyMarket(inst.index, 'BUY', 1, T0);
+    ex.takeEvents(T0);
+  }
+  const all = ex.myTrades({ symbol: BTC }) as { tradeId: number; time: number }[];
+  assert.deepEqual(all.map((t) => t.tradeId), [1, 3, 5, 7, 9]);
+  assert.deepEqual((ex.myTrades({ symbol: BTC, fromId: 4 }) as { tradeId: number }[]).map((t) => t.tradeId), [5, 7, 9]);
+  assert.deepEqual((ex.myTrades({ symbol: BTC, limit: 2 }) as { tradeId: number }[]).map((t) => t.tradeId), [7, 9]);
+  assert.deepEqual(
+    (ex.myTrades({ symbol: BTC, startTime: T0 + 1000, endTime: T0 + 3000 }) as { tradeId: number }[]).map((t) => t.tradeId),
+    [3, 5, 7],
+  );
+  assert.deepEqual((ex.myTrades({ symbol: BTC, orderId: 2 }) as { tradeId: number }[]).map((t) => t.tradeId), [3]);
+  const combo = ex.myTrades({ symbol: BTC, fromId: 1, startTime: T0, endTime: T0 + 1 });
+  assert.ok('code' in combo && combo.code === -1128);
+  const wide = ex.myTrades({ symbol: BTC, startTime: T0, endTime: T0 + 24 * 3600_000 + 1 });
+  assert.ok('code' in wide && wide.code === -1127 && wide.msg === 'More than 24 hours between startTime and endTime.');
+  assert.equal((ex.myTrades({ symbol: BTC, limit: 5000 }) as unknown[]).length, 5);
+  const unknown = ex.myTrades({ symbol: 'XXX' });
+  assert.ok('code' in unknown && unknown.code === -1121);
+});
+
+test('fillOpenOrder sweeps the orders ahead in price-time, then fills the named order', () => {
+  const ex = makeExchange();
+  const ahead = expectOk(limit(ex, 'BUY', '59000', '0.002')).order;
+  const better = counterparty(ex, BTC, 'BUY', '59500', '0.001');
+  const target = expectOk(limit(ex, 'BUY', '59000', '0.003')).order;
+  const outcome = ex.fillOpenOrder(target.orderId, '0.002', T0 + 10);
+  assert.equal(expectOk(outcome).filled, lots(ex, BTC, '0.002'));
+  const types = reports(outcome.events).map((r) => `${r.order.orderId}:${r.executionType}/${r.order.status}`);
+  assert.deepEqual(types, [`${ahead.orderId}:TRADE/FILLED`, `${target.orderId}:TRADE/PARTIALLY_FILLED`]);
+  assert.equal(ex.counterpartyCancel(better), false, 'the better-priced order was swept');
+  assert.equal(expectError(ex.fillOpenOrder(424242, '1', T0)).code, -2013);
+  assertHealthy(ex);
+});
+
+test('order views and reports carry times: created, updated, working', () => {
+  const ex = makeExchange();
+  const order = expectOk(limit(ex, 'SELL', '60000', '0.002')).order;
+  assert.deepEqual([order.time, order.updateTime, order.workingTime, order.isWorking], [T0, T0, T0, true]);
+  ex.counterpartyMarket(ex.instrument(BTC)!.index, 'BUY', lots(ex, BTC, '0.001'), T0 + 50);
+  const report = reports(ex.takeEvents(T0 + 50))[0]!;
+  assert.equal(report.eventTime, T0 + 50);
+  assert.equal(report.order.updateTime, T0 + 50);
+  assert.equal(report.order.time, T0);
+});

@@ -1,0 +1,102 @@
+// The core's invariants (ARCHITECTURE "validate the book's internal state after every test"):
+// levels sorted and consistent with their orders, the book uncrossed after matching, balances
+// non-negative, locks equal to what open orders hold, and every asset conserved against the
+// trade log. Returns the violations found (empty = healthy).
+
+import type { BookSide, Order, SymbolBook } from './book.ts';
+import type { Ledger } from './ledger.ts';
+import type { Instrument, Markets } from './markets.ts';
+import type { TradeLog } from './trade-log.ts';
+import { CENTI_BPS_PER_UNIT } from './markets.ts';
+
+export interface CoreState {
+  readonly markets: Markets;
+  readonly books: readonly SymbolBook[];
+  readonly orders: ReadonlyMap<number, Order>;
+  readonly clientIds: readonly ReadonlyMap<string, Order>[];
+  readonly counterpartyResting: readonly (readonly Order[])[];
+  readonly ledger: Ledger;
+  readonly tradeLog: TradeLog;
+  readonly maxFeeCentiBps: bigint;
+}
+
+export function invariantViolations(s: CoreState): string[] {
+  const out: string[] = [];
+  let bookOrders = 0;
+  const lockedByAsset = new Map<string, bigint>();
+  for (const inst of s.markets.instruments) {
+    const book = s.books[inst.index]!;
+    for (const side of [book.bids, book.asks]) {
+      bookOrders += checkSide(inst, side, s, lockedByAsset, out);
+    }
+    const bid = book.bids.best();
+    const ask = book.asks.best();
+    if (bid && ask && bid.price >= ask.price) out.push(`${inst.symbol}: book crossed ${bid.price} >= ${ask.price}`);
+    const accountOpen = [...s.clientIds[inst.index]!.values()];
+    if (accountOpen.length !== inst.accountOpenOrders) out.push(`${inst.symbol}: open order count ${inst.accountOpenOrders} != ${accountOpen.length}`);
+    for (const [cid, o] of s.clientIds[inst.index]!) {
+      if (o.account?.clientOrderId !== cid || o.level === null) out.push(`${inst.symbol}: client id ${cid} maps to a stale order`);
+    }
+    s.counterpartyResting[inst.index]!.forEach((o, i) => {
+      if (o.slot !== i || o.level === null) out.push(`${inst.symbol}: counterparty index slot ${i} stale`);
+    });
+  }
+  if (bookOrders !== s.orders.size) out.push(`order map holds ${s.orders.size}, books hold ${bookOrders}`);
+
+  const expected = new Map(s.markets.startBalances);
+  const add = (asset: string, v: bigint) => expected.set(asset, (expected.get(asset) ?? 0n) + v);
+  for (const t of s.tradeLog.all()) {
+    const inst = s.markets.bySymbol.get(t.symbol)!;
+    const base = BigInt(t.qty) * inst.basePerLot;
+    if (t.isBuyer) {
+      add(inst.base, base);
+      add(inst.quote, -t.quoteQty - t.commission);
+    } else {
+      add(inst.base, -base);
+      add(inst.quote, t.quoteQty - t.commission);
+    }
+  }
+  for (const asset of s.ledger.assets()) {
+    const b = s.ledger.get(asset);
+    if (b.free < 0n) out.push(`${asset}: free ${b.free} < 0`);
+    if (b.locked !== (lockedByAsset.get(asset) ?? 0n)) out.push(`${asset}: locked ${b.locked} != open orders' locks ${lockedByAsset.get(asset) ?? 0n}`);
+    if (b.free + b.locked !== (expected.get(asset) ?? 0n)) out.push(`${asset}: free+locked ${b.free + b.locked} != start + trades ${expected.get(asset)}`);
+  }
+  return out;
+}
+
+function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset: Map<string, bigint>, out: string[]): number {
+  let orders = 0;
+  let previousKey = -Infinity;
+  for (const level of side.levels) {
+    if (level.key <= previousKey) out.push(`${inst.symbol} ${side.side}: levels out of order at ${level.price}`);
+    previousKey = level.key;
+    if (side.level(level.price) !== level) out.push(`${inst.symbol} ${side.side}: price index stale at ${level.price}`);
+    let qty = 0;
+    let count = 0;
+    let prev: Order | null = null;
+    for (let o = level.head; o !== null; prev = o, o = o.next) {
+      count++;
+      qty += o.remaining;
+      if (o.prev !== prev || o.level !== level || o.price !== level.price || o.side !== side.side || o.remaining <= 0) {
+        out.push(`${inst.symbol} ${side.side}: order ${o.id} inconsistent at ${level.price}`);
+      }
+      if (s.orders.get(o.id) !== o) out.push(`${inst.symbol}: order ${o.id} missing from the order map`);
+      const acct = o.account;
+      if (acct !== null) {
+        if (acct.executedQty + acct.preventedQty + o.remaining !== acct.origQty) out.push(`order ${o.id}: quantities do not add up`);
+        const asset = o.side === 'BUY' ? inst.quote : inst.base;
+        const want =
+          o.side === 'BUY'
+            ? BigInt(o.price) * BigInt(o.remaining) * inst.feeUnit * (CENTI_BPS_PER_UNIT + s.maxFeeCentiBps)
+            : BigInt(o.remaining) * inst.basePerLot;
+        if (acct.locked !== want) out.push(`order ${o.id}: locks ${acct.locked}, should lock ${want}`);
+        lockedByAsset.set(asset, (lockedByAsset.get(asset) ?? 0n) + acct.locked);
+      }
+    }
+    if (level.tail !== prev) out.push(`${inst.symbol} ${side.side}: tail stale at ${level.price}`);
+    if (count === 0 || count !== level.count || qty !== level.qty) out.push(`${inst.symbol} ${side.side}: level ${level.price} sums ${level.qty}/${level.count}, orders ${qty}/${count}`);
+    orders += count;
+  }
+  return orders;
+}

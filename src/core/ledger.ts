@@ -1,0 +1,71 @@
+// The account's balances per asset, free and locked, in atoms. Records which assets changed so
+// that each command ends with one `outboundAccountPosition` naming them (spec 6.2).
+
+export interface Balance {
+  free: bigint;
+  locked: bigint;
+}
+
+export class Ledger {
+  private readonly balances = new Map<string, Balance>();
+  private readonly changed = new Set<string>();
+
+  constructor(start: ReadonlyMap<string, bigint>) {
+    for (const [asset, amount] of start) this.balances.set(asset, { free: amount, locked: 0n });
+  }
+
+  get(asset: string): Balance {
+    let balance = this.balances.get(asset);
+    if (balance === undefined) {
+      balance = { free: 0n, locked: 0n };
+      this.balances.set(asset, balance);
+    }
+    return balance;
+  }
+
+  assets(): string[] {
+    return [...this.balances.keys()];
+  }
+
+  free(asset: string): bigint {
+    return this.get(asset).free;
+  }
+
+  /** Moves `amount` from free to locked if free covers it. */
+  tryLock(asset: string, amount: bigint): boolean {
+    const balance = this.get(asset);
+    if (balance.free < amount) return false;
+    balance.free -= amount;
+    balance.locked += amount;
+    this.changed.add(asset);
+    return true;
+  }
+
+  unlock(asset: string, amount: bigint): void {
+    if (amount === 0n) return;
+    const balance = this.get(asset);
+    balance.locked -= amount;
+    balance.free += amount;
+    this.changed.add(asset);
+  }
+
+  /** Adds (or, negative, removes) free atoms. */
+  addFree(asset: string, amount: bigint): void {
+    this.get(asset).free += amount;
+    this.changed.add(asset);
+  }
+
+  /** Removes locked atoms (a fill pays out of its lock). */
+  spendLocked(asset: string, amount: bigint): void {
+    this.get(asset).locked -= amount;
+    this.changed.add(asset);
+  }
+
+  /** The assets changed since the last call, in first-change order. */
+  takeChanged(): string[] {
+    if (this.changed.size === 0) return [];
+    const assets = [...this.changed];
+    this.changed.clear();
+    return assets;
+  }
+}

@@ -1,0 +1,131 @@
+// Turns the configured instruments into exact integer scales. Every asset gets one atom size,
+// fine enough that notionals (ticks x lots) and commissions in hundredths of a basis point are
+// whole atoms: quote atoms have at least tick + lot + 6 decimals, so every amount the ledger
+// moves is exact and additive (locks released piecewise sum to the lock taken).
+
+import type { Config, InstrumentConfig } from '../config/types.ts';
+import { parseScaled, parseScaledBig, pow10n, stepDecimals, writtenDecimals } from './units.ts';
+
+/** 1 bps = 100 centi-bps; commission = notional x centiBps / 1e6. */
+export const CENTI_BPS_PER_UNIT = 1_000_000n;
+const FEE_DECIMALS = 6;
+const MIN_ASSET_DECIMALS = 8;
+
+export class Instrument {
+  /** Latest per-symbol update id (spec 2.7: each symbol has its own counter). */
+  updateId = 0;
+  /** Latest engine trade id of this symbol (shared with the public trade stream). */
+  lastTradeId = 0;
+  /** Count of the account's open orders here (MAX_NUM_ORDERS). */
+  accountOpenOrders = 0;
+
+  constructor(
+    readonly index: number,
+    readonly config: InstrumentConfig,
+    readonly tickDecimals: number,
+    readonly lotDecimals: number,
+    readonly baseDecimals: number,
+    readonly quoteDecimals: number,
+    readonly minQty: number,
+    readonly maxQty: number,
+    /** Quote atoms. */
+    readonly minNotional: bigint,
+    readonly maxNotional: bigint | null,
+    /** Ticks. */
+    readonly startMid: number,
+  ) {}
+
+  get symbol(): string {
+    return this.config.symbol;
+  }
+  get base(): string {
+    return this.config.base;
+  }
+  get quote(): string {
+    return this.config.quote;
+  }
+
+  /** Quote atoms of one tick x one lot. */
+  get quotePerTickLot(): bigint {
+    return pow10n(this.quoteDecimals - this.tickDecimals - this.lotDecimals);
+  }
+
+  /** Quote atoms of one tick x one lot x one centi-bps. */
+  get feeUnit(): bigint {
+    return pow10n(this.quoteDecimals - this.tickDecimals - this.lotDecimals - FEE_DECIMALS);
+  }
+
+  get basePerLot(): bigint {
+    return pow10n(this.baseDecimals - this.lotDecimals);
+  }
+
+  notional(ticks: number, lots: number): bigint {
+    return BigInt(ticks) * BigInt(lots) * this.quotePerTickLot;
+  }
+}
+
+export interface Markets {
+  readonly instruments: readonly Instrument[];
+  readonly bySymbol: ReadonlyMap<string, Instrument>;
+  /** Atom decimals per asset. */
+  readonly assetDecimals: ReadonlyMap<string, number>;
+  /** Starting balance per asset, in atoms. */
+  readonly startBalances: ReadonlyMap<string, bigint>;
+  readonly makerCentiBps: bigint;
+  readonly takerCentiBps: bigint;
+}
+
+export function buildMarkets(config: Config): Markets {
+  const decimals = new Map<string, number>();
+  const need = (asset: string, d: number) => decimals.set(asset, Math.max(decimals.get(asset) ?? MIN_ASSET_DECIMALS, d));
+  for (const inst of config.instruments) {
+    const td = stepDecimals(inst.tick);
+    const ld = stepDecimals(inst.lot);
+    need(inst.base, ld);
+    need(inst.quote, td + ld + FEE_DECIMALS);
+  }
+  for (const [asset, amount] of Object.entries(config.sim.account.balances)) need(asset, writtenDecimals(amount));
+
+  const instruments = config.instruments.map((cfg, index) => {
+    const td = stepDecimals(cfg.tick);
+    const ld = stepDecimals(cfg.lot);
+    const qd = decimals.get(cfg.quote)!;
+    const overrides = config.sim.symbols[cfg.symbol] ?? {};
+    const startMid = parseScaled(overrides.start_mid ?? config.sim.start_mid, td);
+    const maxNotional = overrides.max_notional === undefined ? null : mustBig(overrides.max_notional, qd);
+    return new Instrument(
+      index,
+      cfg,
+      td,
+      ld,
+      decimals.get(cfg.base)!,
+      qd,
+      parseScaled(cfg.min_qty, ld),
+      parseScaled(cfg.max_qty, ld),
+      mustBig(cfg.min_notional, qd),
+      maxNotional,
+      startMid,
+    );
+  });
+
+  const startBalances = new Map<string, bigint>();
+  for (const [asset, amount] of Object.entries(config.sim.account.balances)) {
+    startBalances.set(asset, mustBig(amount, decimals.get(asset)!));
+  }
+  for (const asset of decimals.keys()) if (!startBalances.has(asset)) startBalances.set(asset, 0n);
+
+  return {
+    instruments,
+    bySymbol: new Map(instruments.map((i) => [i.symbol, i])),
+    assetDecimals: decimals,
+    startBalances,
+    makerCentiBps: mustBig(config.sim.fees.maker_bps, 2),
+    takerCentiBps: mustBig(config.sim.fees.taker_bps, 2),
+  };
+}
+
+function mustBig(text: string, decimals: number): bigint {
+  const value = parseScaledBig(text, decimals);
+  if (value === null) throw new RangeError(`${text} is not representable with ${decimals} decimals`);
+  return value;
+}

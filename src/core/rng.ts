@@ -1,0 +1,47 @@
+// The core's only source of randomness (ARCHITECTURE rule 1): one seeded pure-rand generator,
+// advanced in place. Same seed -> same sequence on every run and machine.
+
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+
+type Generator = ReturnType<typeof xoroshiro128plus>;
+
+export class Rng {
+  private readonly generator: Generator;
+
+  constructor(seed: number) {
+    this.generator = xoroshiro128plus(seed);
+  }
+
+  /** Uniform in [0, 1). */
+  float(): number {
+    return (this.generator.next() >>> 0) / 4294967296;
+  }
+
+  /** Uniform integer in [min, max] (unbiased). */
+  int(min: number, max: number): number {
+    return uniformInt(this.generator, min, max);
+  }
+
+  /** Poisson-distributed count with mean `mean` (Knuth, in chunks to keep exp() in range). */
+  poisson(mean: number): number {
+    let count = 0;
+    let rest = mean;
+    while (rest > 0) {
+      const chunk = Math.min(rest, 30);
+      rest -= chunk;
+      const limit = Math.exp(-chunk);
+      let p = this.float();
+      while (p > limit) {
+        count++;
+        p *= this.float();
+      }
+    }
+    return count;
+  }
+
+  /** Exponentially distributed with mean `mean`. */
+  exponential(mean: number): number {
+    return -Math.log(1 - this.float()) * mean;
+  }
+}
