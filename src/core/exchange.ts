@@ -10,7 +10,7 @@ import { Order, SymbolBook, type BookSide } from './book.ts';
 import { DepthAggregator } from './depth-aggregator.ts';
 import { apiError, ApiError } from './errors.ts';
 import { CounterpartyGenerator, type CounterpartyVenue } from './generator.ts';
-import { invariantViolations, type CoreState } from './invariants.ts';
+import { ConservationCursor, invariantViolations, type CoreState } from './invariants.ts';
 import { Ledger } from './ledger.ts';
 import { buildMarkets, CENTI_BPS_PER_UNIT, type Instrument, type Markets } from './markets.ts';
 import { isValidClientOrderId, CLIENT_ORDER_ID_PATTERN, parsePlaceOrder, type ParsedOrder, type PlaceOrderCommand } from './order-request.ts';
@@ -131,6 +131,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** Client order ids are drawn from their own stream, so they never perturb the generator's. */
   private readonly idRng: Rng;
   /** @internal */ readonly maxFeeCentiBps: bigint;
+  /** @internal */ readonly conservation = new ConservationCursor();
   private nextOrderId = 1;
   private nextCounterpartyId = -1;
   private nextExecutionId = 1;

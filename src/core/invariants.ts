@@ -18,6 +18,13 @@ export interface CoreState {
   readonly ledger: Ledger;
   readonly tradeLog: TradeLog;
   readonly maxFeeCentiBps: bigint;
+  /** Running totals of the trade log already folded in (so checks stay O(new trades)). */
+  readonly conservation: ConservationCursor;
+}
+
+export class ConservationCursor {
+  readonly processed = new Map<string, number>();
+  readonly expected = new Map<string, bigint>();
 }
 
 export function invariantViolations(s: CoreState): string[] {
@@ -43,19 +50,7 @@ export function invariantViolations(s: CoreState): string[] {
   }
   if (bookOrders !== s.orders.size) out.push(`order map holds ${s.orders.size}, books hold ${bookOrders}`);
 
-  const expected = new Map(s.markets.startBalances);
-  const add = (asset: string, v: bigint) => expected.set(asset, (expected.get(asset) ?? 0n) + v);
-  for (const t of s.tradeLog.all()) {
-    const inst = s.markets.bySymbol.get(t.symbol)!;
-    const base = BigInt(t.qty) * inst.basePerLot;
-    if (t.isBuyer) {
-      add(inst.base, base);
-      add(inst.quote, -t.quoteQty - t.commission);
-    } else {
-      add(inst.base, -base);
-      add(inst.quote, t.quoteQty - t.commission);
-    }
-  }
+  const expected = foldTrades(s);
   for (const asset of s.ledger.assets()) {
     const b = s.ledger.get(asset);
     if (b.free < 0n) out.push(`${asset}: free ${b.free} < 0`);
@@ -99,4 +94,27 @@ function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset
     orders += count;
   }
   return orders;
+}
+
+/** Start balances plus every trade's net effect, minus commissions, folded in incrementally. */
+function foldTrades(s: CoreState): Map<string, bigint> {
+  const { processed, expected } = s.conservation;
+  if (expected.size === 0) for (const [asset, amount] of s.markets.startBalances) expected.set(asset, amount);
+  const add = (asset: string, v: bigint) => expected.set(asset, (expected.get(asset) ?? 0n) + v);
+  for (const inst of s.markets.instruments) {
+    const trades = s.tradeLog.all(inst.symbol);
+    for (let i = processed.get(inst.symbol) ?? 0; i < trades.length; i++) {
+      const t = trades[i]!;
+      const base = BigInt(t.qty) * inst.basePerLot;
+      if (t.isBuyer) {
+        add(inst.base, base);
+        add(inst.quote, -t.quoteQty - t.commission);
+      } else {
+        add(inst.base, -base);
+        add(inst.quote, t.quoteQty - t.commission);
+      }
+    }
+    processed.set(inst.symbol, trades.length);
+  }
+  return expected;
 }
