@@ -1,0 +1,174 @@
+// Small readers for single configuration values. Each either returns the normalised value or
+// records a problem (key path + what was expected) and returns INVALID, so validation goes on
+// and one ConfigError lists every bad key (API.md section 2).
+import type { Decimal } from 'decimal.js';
+import { describeValue, type ConfigProblem } from './errors.ts';
+import { canonicalDecimal, parseDecimal } from './decimal.ts';
+
+export const INVALID: unique symbol = Symbol('invalid config value');
+export type Invalid = typeof INVALID;
+
+export class ProblemList {
+  readonly items: ConfigProblem[] = [];
+
+  /** Records a problem with the value that was found. */
+  found(path: string, expected: string, value: unknown): Invalid {
+    this.items.push({ path, expected, got: describeValue(value) });
+    return INVALID;
+  }
+
+  /** Records a problem without a value to show (a missing key, a cross-key rule). */
+  note(path: string, expected: string, got?: string): Invalid {
+    this.items.push(got === undefined ? { path, expected } : { path, expected, got });
+    return INVALID;
+  }
+
+  get isEmpty(): boolean {
+    return this.items.length === 0;
+  }
+}
+
+export type Reader<T> = (value: unknown, path: string, problems: ProblemList) => T | Invalid;
+
+/**
+ * A TOML table as parsed (smol-toml gives null-prototype objects) or as written in code.
+ * Dates (smol-toml's TomlDate extends Date) and arrays are not tables.
+ */
+export function isTable(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || proto === Object.prototype;
+}
+
+export const readBoolean: Reader<boolean> = (value, path, problems) =>
+  typeof value === 'boolean' ? value : problems.found(path, 'true or false', value);
+
+export const readNonEmptyString: Reader<string> = (value, path, problems) =>
+  typeof value === 'string' && value.length > 0 ? value : problems.found(path, 'a non-empty string', value);
+
+/** Credentials travel in HTTP headers and signatures: no blanks or control characters. */
+export const readToken: Reader<string> = (value, path, problems) =>
+  typeof value === 'string' && /^[\x21-\x7e]+$/.test(value)
+    ? value
+    : problems.found(path, 'a non-empty string of printable ASCII without spaces', value);
+
+export function readOneOf<T extends string>(allowed: readonly T[]): Reader<T> {
+  const expected = allowed.map((item) => JSON.stringify(item)).join(' or ');
+  return (value, path, problems) =>
+    typeof value === 'string' && (allowed as readonly string[]).includes(value)
+      ? (value as T)
+      : problems.found(path, expected, value);
+}
+
+/** Node timers overflow above 2^31-1 ms (they then fire after 1 ms), so timer periods stop there. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+interface IntegerRule {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+function integerExpectation({ min, max }: IntegerRule): string {
+  if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
+  if (min === 0) return 'a non-negative integer';
+  if (min === 1) return 'a positive integer';
+  if (min !== undefined) return `an integer >= ${min}`;
+  return 'an integer';
+}
+
+export function readInteger(rule: IntegerRule = {}): Reader<number> {
+  const expected = integerExpectation(rule);
+  return (value, path, problems) => {
+    const isWhole = (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+    if (!isWhole) return problems.found(path, expected, value);
+    // Beyond 2^53 a number is no longer exact (TOML gives such integers as bigint).
+    if (typeof value === 'bigint' || !Number.isSafeInteger(value)) {
+      return problems.found(path, `${expected} of at most ${Number.MAX_SAFE_INTEGER} in size`, value);
+    }
+    if (rule.min !== undefined && value < rule.min) return problems.found(path, expected, value);
+    if (rule.max !== undefined && value > rule.max) return problems.found(path, expected, value);
+    return Object.is(value, -0) ? 0 : value;
+  };
+}
+
+interface NumberRule {
+  /** Words for the accepted values, e.g. "a non-negative number". */
+  readonly expected: string;
+  readonly accept: (value: number) => boolean;
+}
+
+/** A finite number (TOML integer or float) that satisfies the rule. */
+export function readNumber(rule: NumberRule): Reader<number> {
+  return (value, path, problems) => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || !rule.accept(value)) {
+      return problems.found(path, rule.expected, value);
+    }
+    return Object.is(value, -0) ? 0 : value;
+  };
+}
+
+interface DecimalRule {
+  /** Words for the accepted values, e.g. "a positive decimal". */
+  readonly expected: string;
+  readonly accept: (value: Decimal) => boolean;
+}
+
+const DECIMAL_FORMAT_HINT = ' (a number, or a string of digits with an optional fraction: no sign, no exponent)';
+
+/** Reads a decimal and returns its canonical string (see decimal.ts). */
+export function readDecimal(rule: DecimalRule): Reader<string> {
+  return (value, path, problems) => {
+    const parsed = parseDecimal(value);
+    if (!parsed.ok) {
+      const hint = parsed.reason === 'negative' ? '' : DECIMAL_FORMAT_HINT;
+      return problems.found(path, `${rule.expected}${hint}`, value);
+    }
+    if (!rule.accept(parsed.value)) return problems.found(path, rule.expected, value);
+    return canonicalDecimal(parsed.value);
+  };
+}
+
+export const readPositiveDecimal = readDecimal({
+  expected: 'a positive decimal',
+  accept: (value) => !value.isZero(),
+});
+
+export const readNonNegativeDecimal = readDecimal({
+  expected: 'a non-negative decimal',
+  accept: () => true,
+});
+
+/** Exchange names: assets and symbols (spec 2.1), also used as TOML table keys. */
+export const NAME_PATTERN = /^[A-Z0-9]+$/;
+
+export const readName: Reader<string> = (value, path, problems) =>
+  typeof value === 'string' && NAME_PATTERN.test(value)
+    ? value
+    : problems.found(path, 'a non-empty uppercase name of A-Z and 0-9', value);
+
+/** Edit distance counting an adjacent swap as one edit ("prot" -> "port"), for typo hints. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i += 1) {
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The `expected` text of an unknown key: starts with "unknown key", suggests a close known key. */
+export function unknownKeyExpectation(key: string, known: readonly string[]): string {
+  const tolerance = key.length >= 5 ? 2 : 1;
+  const close = known.filter((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= tolerance);
+  const suggestion = close.length > 0 ? `; did you mean ${close.map((name) => `"${name}"`).join(' or ')}?` : '';
+  return `unknown key${suggestion} (known here: ${known.join(', ')})`;
+}
+
+export function joinPath(parent: string, key: string): string {
+  // Keys that are not bare TOML keys are quoted, so the path stays unambiguous.
+  const bare = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+  return parent === '' ? bare : `${parent}.${bare}`;
+}

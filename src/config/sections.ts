@@ -1,0 +1,131 @@
+// The known keys of every fixed table of the configuration (API.md section 2, spec 2.8) and the
+// rule each value must satisfy. Keys are listed in the order of types.ts, which is also the
+// order of the resolved object (and of its JSON dump). Maps whose keys depend on other keys
+// (`sim.symbols`, `sim.account.balances`) and `instruments` are read in their own modules.
+import { Decimal } from 'decimal.js';
+import {
+  MAX_TIMER_MS,
+  readBoolean,
+  readDecimal,
+  readInteger,
+  readNonEmptyString,
+  readNumber,
+  readOneOf,
+  readPositiveDecimal,
+  readToken,
+} from './fields.ts';
+import { optional, readRawTable, required, tableReader } from './table.ts';
+import type { ClockMode, DepthSnapshotMode, NetBackend } from './types.ts';
+
+const port = readInteger({ min: 0, max: 65535 });
+/** Periods handed to Node timers: at least `min`, at most what a timer can hold. */
+const timerMs = (min: number) => readInteger({ min, max: MAX_TIMER_MS });
+const nonNegativeInteger = readInteger({ min: 0 });
+const positiveInteger = readInteger({ min: 1 });
+const nonNegativeNumber = readNumber({ expected: 'a non-negative number', accept: (value) => value >= 0 });
+const positiveNumber = readNumber({ expected: 'a positive number', accept: (value) => value > 0 });
+/** One-shot fault timers in seconds (0 = off), bounded by what a Node timer can hold. */
+const faultSeconds = readNumber({
+  expected: `a non-negative number of seconds of at most ${MAX_TIMER_MS / 1000}`,
+  accept: (value) => value >= 0 && value * 1000 <= MAX_TIMER_MS,
+});
+
+/** Spec 2.3: commission in basis points; below 10000 bps (100%), cents of a bp at most. */
+const basisPoints = readDecimal({
+  expected: 'a decimal number of basis points, at least 0 and below 10000, with at most 2 decimals',
+  accept: (value) => value.decimalPlaces() <= 2 && value.lt(new Decimal(10000)),
+});
+
+export const ENGINE_SPEC = {
+  // API.md section 2: epoll or io_uring; anything else is a config error.
+  net_backend: required(readOneOf<NetBackend>(['epoll', 'io_uring'])),
+};
+
+export const ACCOUNT_SPEC = {
+  api_key: required(readToken),
+  api_secret: required(readToken),
+  ed25519_public_key_file: optional(readNonEmptyString),
+  balances: required(readRawTable),
+};
+
+export const FEES_SPEC = {
+  maker_bps: required(basisPoints),
+  taker_bps: required(basisPoints),
+};
+
+export const LIMITS_SPEC = {
+  weight_per_minute: required(positiveInteger),
+  orders_per_10s: required(positiveInteger),
+  orders_per_day: required(positiveInteger),
+  max_recv_window_ms: required(positiveInteger),
+};
+
+export const GENERATOR_SPEC = {
+  enabled: required(readBoolean),
+  seed_levels: required(nonNegativeInteger),
+  touch_offset_ticks: required(nonNegativeInteger),
+  depth_spread_ticks: required(nonNegativeInteger),
+  // Zero spacing would stack every seeded level on one price.
+  level_spacing_ticks: required(positiveInteger),
+  limit_rate_per_s: required(nonNegativeNumber),
+  market_rate_per_s: required(nonNegativeNumber),
+  mean_order_lifetime_s: required(positiveNumber),
+  limit_notional_min: required(readPositiveDecimal),
+  limit_notional_max: required(readPositiveDecimal),
+  market_notional_min: required(readPositiveDecimal),
+  market_notional_max: required(readPositiveDecimal),
+  mid_step_max_ticks: required(nonNegativeInteger),
+};
+
+export const FAULTS_SPEC = {
+  drop_md_after_s: required(faultSeconds),
+  drop_ws_api_after_s: required(faultSeconds),
+  skip_depth_update_after_s: required(faultSeconds),
+  timestamp_error_after_s: required(faultSeconds),
+  rest_unresponsive_after_s: required(faultSeconds),
+  rest_unresponsive_for_s: required(faultSeconds),
+  delay_ack_ms: required(
+    readNumber({
+      expected: `a non-negative number of milliseconds of at most ${MAX_TIMER_MS}`,
+      accept: (value) => value >= 0 && value <= MAX_TIMER_MS,
+    }),
+  ),
+  // Counts of requests: whole numbers.
+  reject_next_orders: required(nonNegativeInteger),
+  rate_limit_next: required(nonNegativeInteger),
+};
+
+export const SIM_SPEC = {
+  seed: required(nonNegativeInteger),
+  venue: required(readNonEmptyString),
+  start_mid: required(readPositiveDecimal),
+  bind: required(readNonEmptyString),
+  port: required(port),
+  tls_port: required(port),
+  tls_cert: required(readNonEmptyString),
+  tls_key: required(readNonEmptyString),
+  depth_update_ms: required(timerMs(1)),
+  depth_snapshot: required(readOneOf<DepthSnapshotMode>(['live', 'flushed'])),
+  driver_tick_ms: required(timerMs(1)),
+  clock_offset_ms: required(readInteger()),
+  start_time_ms: required(nonNegativeInteger),
+  ping_interval_ms: required(timerMs(1)),
+  pong_timeout_ms: required(timerMs(1)),
+  listen_key_validity_ms: required(timerMs(1)),
+  stats_interval_ms: required(timerMs(0)),
+  control_api: required(readBoolean),
+  control_token: optional(readToken),
+  clock: required(readOneOf<ClockMode>(['wall', 'manual'])),
+  account: required(tableReader(ACCOUNT_SPEC)),
+  fees: required(tableReader(FEES_SPEC)),
+  limits: required(tableReader(LIMITS_SPEC)),
+  generator: required(tableReader(GENERATOR_SPEC)),
+  faults: required(tableReader(FAULTS_SPEC)),
+  symbols: required(readRawTable),
+};
+
+export const ROOT_SPEC = {
+  engine: required(tableReader(ENGINE_SPEC)),
+  sim: required(tableReader(SIM_SPEC)),
+  instruments: required((value: unknown) => value),
+};
