@@ -56,7 +56,9 @@ export const ERRORS = {
     http: 400,
     msg: "Illegal characters found in parameter '%s'; legal range is '%s'.",
   },
+  ILLEGAL_CHARS_ANY: { code: -1100, http: 400, msg: "Illegal characters found in parameter '%s'." },
   DUPLICATE_PARAM: { code: -1101, http: 400, msg: 'Duplicate values for a parameter detected.' },
+  TOO_MANY_PARAMETERS: { code: -1101, http: 400, msg: 'Too many parameters sent for this endpoint.' },
   MANDATORY_PARAM: {
     code: -1102,
     http: 400,
@@ -75,6 +77,9 @@ export const ERRORS = {
   INVALID_PARAMETER: { code: -1130, http: 400, msg: "Data sent for parameter '%s' is not valid." },
   BAD_RECV_WINDOW: { code: -1131, http: 400, msg: 'recvWindow must be less than %s' },
   INVALID_JSON: { code: -1135, http: 400, msg: 'Invalid JSON Request' },
+  NOT_FOUND: { code: -1000, http: 404, msg: 'Not found: %s' },
+  PAYLOAD_TOO_LARGE: { code: -1000, http: 413, msg: 'Request body larger than %s bytes.' },
+  URL_TOO_LONG: { code: -1000, http: 414, msg: 'Request URL longer than %s bytes.' },
   // -2010 NEW_ORDER_REJECTED: the matching engine's messages (binance-facts §2.3).
   DUPLICATE_ORDER: { code: -2010, http: 400, msg: 'Duplicate order sent.' },
   MAX_NUM_ORDERS: { code: -2010, http: 400, msg: 'Filter failure: MAX_NUM_ORDERS' },

@@ -132,6 +132,8 @@ export class Exchange implements CounterpartyVenue, CoreState {
   private readonly idRng: Rng;
   /** @internal */ readonly maxFeeCentiBps: bigint;
   /** @internal */ readonly conservation = new ConservationCursor();
+  /** Time of the last balance change (account `updateTime`, `outboundAccountPosition.u`). */
+  lastBalanceUpdate = 0;
   private nextOrderId = 1;
   private nextCounterpartyId = -1;
   private nextExecutionId = 1;
@@ -819,7 +821,10 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** Ends a command: one balance event if the account's balances moved; hands over the events. */
   private finish(now: number): CoreEvent[] {
     const assets = this.ledger.takeChanged();
-    if (assets.length > 0) this.pending.push({ type: 'balances', eventTime: now, assets });
+    if (assets.length > 0) {
+      this.lastBalanceUpdate = now;
+      this.pending.push({ type: 'balances', eventTime: now, assets });
+    }
     const events = this.pending;
     this.pending = [];
     return events;

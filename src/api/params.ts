@@ -1,0 +1,133 @@
+// Request parameters, the same for both transports: REST merges the query string and a form
+// body (the query wins on a name sent in both, binance-facts §1.1); the WS API takes `params`
+// of any JSON scalar type and stringifies them (client-requests §0.10). The signed payload is
+// kept exactly as the client built it: REST = query + body as sent, minus `signature`
+// (§1.3); WS API = every param but `signature`, sorted by name, joined `k=v&...`.
+
+import { apiError, ApiError } from '../core/errors.ts';
+
+export const MAX_PARAMS = 64;
+
+export class Params {
+  constructor(
+    private readonly values: ReadonlyMap<string, string>,
+    /** The bytes a signature must cover. */
+    readonly signedPayload: string,
+    /** Alternative payload a WS API client may have signed (values URI-encoded). */
+    readonly altSignedPayload: string | null = null,
+  ) {}
+
+  get(name: string): string | undefined {
+    const v = this.values.get(name);
+    return v === '' ? undefined : v;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+
+  /** A mandatory parameter, or -1102 naming it. */
+  required(name: string): string {
+    const v = this.get(name);
+    if (v === undefined) throw apiError('MANDATORY_PARAM', name);
+    return v;
+  }
+
+  /** An optional integer parameter (LONG): -1100 when it is not one. */
+  int(name: string): number | undefined {
+    const v = this.get(name);
+    if (v === undefined) return undefined;
+    if (!/^-?[0-9]{1,19}$/.test(v) || !Number.isSafeInteger(Number(v))) {
+      throw apiError('ILLEGAL_CHARS', name, '^[0-9]{1,20}$');
+    }
+    return Number(v);
+  }
+
+  requiredInt(name: string): number {
+    this.required(name);
+    return this.int(name)!;
+  }
+
+  /** An optional boolean ("true"/"false", any case). */
+  bool(name: string): boolean | undefined {
+    const v = this.get(name);
+    if (v === undefined) return undefined;
+    const lower = v.toLowerCase();
+    if (lower === 'true') return true;
+    if (lower === 'false') return false;
+    throw apiError('INVALID_PARAMETER', name);
+  }
+}
+
+/** REST: query string and form body, each as sent (still percent-encoded). */
+export function parseRestParams(query: string, body: string): Params {
+  const values = new Map<string, string>();
+  const bodyValues = decodeForm(body);
+  const queryValues = decodeForm(query);
+  for (const [k, v] of bodyValues) values.set(k, v);
+  for (const [k, v] of queryValues) values.set(k, v); // the query string wins
+  if (values.size > MAX_PARAMS) throw apiError('TOO_MANY_PARAMETERS');
+  return new Params(values, withoutSignature(query) + withoutSignature(body));
+}
+
+/** WS API: a JSON `params` object. */
+export function parseWsParams(raw: unknown): Params {
+  if (raw === undefined || raw === null) return new Params(new Map(), '');
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw apiError('INVALID_PARAMETER', 'params');
+  const values = new Map<string, string>();
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof v === 'string') values.set(k, v);
+    else if (typeof v === 'number' && Number.isFinite(v)) values.set(k, numberText(v));
+    else if (typeof v === 'boolean') values.set(k, String(v));
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) values.set(k, JSON.stringify(v));
+    else throw apiError('INVALID_PARAMETER', k);
+  }
+  if (values.size > MAX_PARAMS) throw apiError('TOO_MANY_PARAMETERS');
+  const keys = [...values.keys()].filter((k) => k !== 'signature').sort();
+  const payload = keys.map((k) => `${k}=${values.get(k)}`).join('&');
+  const encoded = keys.map((k) => `${k}=${encodeURIComponent(values.get(k)!)}`).join('&');
+  return new Params(values, payload, encoded === payload ? null : encoded);
+}
+
+function numberText(v: number): string {
+  // Plain notation, never exponent form, so decimals parse as the client meant them.
+  return Number.isInteger(v) ? v.toFixed(0) : String(v).includes('e') ? v.toFixed(20).replace(/0+$/, '') : String(v);
+}
+
+function decodeForm(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (text === '') return out;
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    const key = decode(rawKey, rawKey);
+    if (out.has(key)) throw apiError('DUPLICATE_PARAM');
+    out.set(key, decode(rawValue, key));
+  }
+  return out;
+}
+
+function decode(text: string, name: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw apiError('ILLEGAL_CHARS_ANY', name);
+  }
+}
+
+/** The payload minus its `signature=...` pair, wherever it stands. */
+function withoutSignature(text: string): string {
+  if (!text.includes('signature=')) return text;
+  return text
+    .split('&')
+    .filter((part) => !part.startsWith('signature='))
+    .join('&');
+}
+
+export { ApiError };

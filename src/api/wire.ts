@@ -1,0 +1,206 @@
+// Domain -> reference JSON (binance-facts §3): field names, order and spelling as the
+// reference exchange writes them (`cummulativeQuoteQty` in order responses, `cumulativeQuoteQty`
+// in the amend response). Decimals are strings with 8 decimals (more only when exactness needs
+// them); ids and times are numbers.
+
+import type { CancelReplaceResult, CancelResult, AmendResult, Exchange, PlaceResult } from '../core/exchange.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Instrument } from '../core/markets.ts';
+import { STP_MODE, type AccountTrade, type DepthSnapshot, type Fill, type OrderView, type Touch } from '../core/types.ts';
+import { formatScaled } from '../core/units.ts';
+
+export const ZERO = '0.00000000';
+
+export class Wire {
+  constructor(private readonly exchange: Exchange) {}
+
+  private inst(symbol: string): Instrument {
+    return this.exchange.instrument(symbol)!;
+  }
+
+  price(inst: Instrument, ticks: number): string {
+    return formatScaled(ticks, inst.tickDecimals);
+  }
+
+  qty(inst: Instrument, lots: number): string {
+    return formatScaled(lots, inst.lotDecimals);
+  }
+
+  quote(inst: Instrument, atoms: bigint): string {
+    return formatScaled(atoms, inst.quoteDecimals);
+  }
+
+  levels(inst: Instrument, levels: readonly (readonly [number, number])[]): [string, string][] {
+    return levels.map(([p, q]) => [this.price(inst, p), this.qty(inst, q)]);
+  }
+
+  depth(symbol: string, snap: DepthSnapshot) {
+    const inst = this.inst(symbol);
+    return { lastUpdateId: snap.lastUpdateId, bids: this.levels(inst, snap.bids), asks: this.levels(inst, snap.asks) };
+  }
+
+  bookTicker(t: Touch) {
+    const inst = this.inst(t.symbol);
+    return {
+      symbol: t.symbol,
+      bidPrice: this.price(inst, t.bidPrice),
+      bidQty: this.qty(inst, t.bidQty),
+      askPrice: this.price(inst, t.askPrice),
+      askQty: this.qty(inst, t.askQty),
+    };
+  }
+
+  /** POST order response of the given kind (binance-facts §3.6). */
+  placed(result: PlaceResult, respType: 'ACK' | 'RESULT' | 'FULL') {
+    const o = result.order;
+    const ack = { symbol: o.symbol, orderId: o.orderId, orderListId: -1, clientOrderId: o.clientOrderId, transactTime: result.transactTime };
+    if (respType === 'ACK') return ack;
+    const inst = this.inst(o.symbol);
+    const body: Record<string, unknown> = {
+      ...ack,
+      price: this.price(inst, o.price),
+      origQty: this.qty(inst, o.origQty),
+      executedQty: this.qty(inst, o.executedQty),
+      origQuoteOrderQty: ZERO,
+      cummulativeQuoteQty: this.quote(inst, o.cumQuote),
+      status: o.status,
+      timeInForce: o.timeInForce,
+      type: o.type,
+      side: o.side,
+      workingTime: o.workingTime,
+      selfTradePreventionMode: STP_MODE,
+    };
+    this.conditional(inst, o, body);
+    if (respType === 'FULL') body.fills = result.fills.map((f) => this.fill(inst, f));
+    return body;
+  }
+
+  fill(inst: Instrument, f: Fill) {
+    return {
+      price: this.price(inst, f.price),
+      qty: this.qty(inst, f.qty),
+      commission: this.quote(inst, f.commission),
+      commissionAsset: f.commissionAsset,
+      tradeId: f.tradeId,
+    };
+  }
+
+  /** GET order (binance-facts §3.8). */
+  order(o: OrderView) {
+    const inst = this.inst(o.symbol);
+    const body: Record<string, unknown> = {
+      symbol: o.symbol,
+      orderId: o.orderId,
+      orderListId: -1,
+      clientOrderId: o.clientOrderId,
+      price: this.price(inst, o.price),
+      origQty: this.qty(inst, o.origQty),
+      executedQty: this.qty(inst, o.executedQty),
+      cummulativeQuoteQty: this.quote(inst, o.cumQuote),
+      status: o.status,
+      timeInForce: o.timeInForce,
+      type: o.type,
+      side: o.side,
+      stopPrice: ZERO,
+      icebergQty: ZERO,
+      time: o.time,
+      updateTime: o.updateTime,
+      isWorking: o.isWorking,
+      workingTime: o.workingTime,
+      origQuoteOrderQty: ZERO,
+      selfTradePreventionMode: STP_MODE,
+    };
+    if (o.preventedQty > 0) body.preventedQuantity = this.qty(inst, o.preventedQty);
+    return body;
+  }
+
+  /** DELETE order (binance-facts §3.9). */
+  cancelled(c: CancelResult) {
+    const o = c.order;
+    const inst = this.inst(o.symbol);
+    return {
+      symbol: o.symbol,
+      origClientOrderId: c.origClientOrderId,
+      orderId: o.orderId,
+      orderListId: -1,
+      clientOrderId: c.clientOrderId,
+      transactTime: c.transactTime,
+      price: this.price(inst, o.price),
+      origQty: this.qty(inst, o.origQty),
+      executedQty: this.qty(inst, o.executedQty),
+      origQuoteOrderQty: ZERO,
+      cummulativeQuoteQty: this.quote(inst, o.cumQuote),
+      status: o.status,
+      timeInForce: o.timeInForce,
+      type: o.type,
+      side: o.side,
+      selfTradePreventionMode: STP_MODE,
+    };
+  }
+
+  /** PUT order/amend/keepPriority (binance-facts §3.11). */
+  amended(a: AmendResult) {
+    const o = a.order;
+    const inst = this.inst(o.symbol);
+    return {
+      transactTime: a.transactTime,
+      executionId: a.executionId,
+      amendedOrder: {
+        symbol: o.symbol,
+        orderId: o.orderId,
+        orderListId: -1,
+        origClientOrderId: a.origClientOrderId,
+        clientOrderId: o.clientOrderId,
+        price: this.price(inst, o.price),
+        qty: this.qty(inst, o.origQty),
+        executedQty: this.qty(inst, o.executedQty),
+        preventedQty: this.qty(inst, o.preventedQty),
+        quoteOrderQty: ZERO,
+        cumulativeQuoteQty: this.quote(inst, o.cumQuote),
+        status: o.status,
+        timeInForce: o.timeInForce,
+        type: o.type,
+        side: o.side,
+        workingTime: o.workingTime,
+        selfTradePreventionMode: STP_MODE,
+      },
+    };
+  }
+
+  /** cancelReplace body, or its failure `data` (binance-facts §2.5). */
+  cancelReplace(r: CancelReplaceResult, respType: 'ACK' | 'RESULT' | 'FULL') {
+    const leg = <T>(v: T | ApiError, format: (v: T) => unknown) =>
+      v instanceof ApiError ? { code: v.code, msg: v.msg } : format(v);
+    return {
+      cancelResult: r.cancelResult,
+      newOrderResult: r.newOrderResult,
+      cancelResponse: leg(r.cancelResponse, (c) => this.cancelled(c)),
+      newOrderResponse: r.newOrderResponse === null ? null : leg(r.newOrderResponse, (p) => this.placed(p, respType)),
+    };
+  }
+
+  myTrade(t: AccountTrade) {
+    const inst = this.inst(t.symbol);
+    return {
+      symbol: t.symbol,
+      id: t.tradeId,
+      orderId: t.orderId,
+      orderListId: -1,
+      price: this.price(inst, t.price),
+      qty: this.qty(inst, t.qty),
+      quoteQty: this.quote(inst, t.quoteQty),
+      commission: this.quote(inst, t.commission),
+      commissionAsset: t.commissionAsset,
+      time: t.time,
+      isBuyer: t.isBuyer,
+      isMaker: t.isMaker,
+      isBestMatch: true,
+    };
+  }
+
+  /** Conditional fields of RESULT/FULL (they appear only when they apply). */
+  private conditional(inst: Instrument, o: OrderView, body: Record<string, unknown>): void {
+    if (o.expiryReason !== 'NONE') body.expiryReason = o.expiryReason;
+    if (o.preventedQty > 0) body.preventedQuantity = this.qty(inst, o.preventedQty);
+  }
+}

@@ -1,0 +1,7 @@
+// The public surface (API.md section 3): start a simulator, load a configuration, and the types
+// a caller needs. The fixture and users import only this.
+
+export { startSimulator, Simulator, type StartOptions, type SimulatorUrls } from './simulator.ts';
+export { loadConfig, resolveConfig, ConfigError } from './config/index.ts';
+export type { Config, SimConfigInput } from './config/types.ts';
+export { ListenError } from './net/listeners.ts';

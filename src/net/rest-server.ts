@@ -1,0 +1,127 @@
+// REST over node:http / node:https (both listeners serve the same routes): CORS for trading UIs
+// on other origins, bounded URLs and bodies, parameters from query and form body, the reply's
+// rate-limit headers, and the request's events published only after the response is written
+// (spec 4.4).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REST_PATHS, REST_ROUTES } from '../api/endpoints.ts';
+import { parseRestParams } from '../api/params.ts';
+import type { Reply, Service } from '../api/service.ts';
+import { apiError, isApiError } from '../core/errors.ts';
+import type { CoreEvent } from '../core/types.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_URL_BYTES = 8 * 1024;
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers':
+    'X-MBX-USED-WEIGHT-1M, X-MBX-USED-WEIGHT, X-MBX-ORDER-COUNT-10S, X-MBX-ORDER-COUNT-1D, Retry-After',
+};
+
+export interface RestOptions {
+  readonly service: Service;
+  /** Called with a request's events once its response is written. */
+  readonly publish: (events: CoreEvent[]) => void;
+  /** Other handlers tried before the API routes (e.g. the control API); true = handled. */
+  readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
+  readonly onRequest?: () => void;
+}
+
+export function createRestHandler(options: RestOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { service } = options;
+  return (req, res) => {
+    const url = req.url ?? '/';
+    if (req.method === 'OPTIONS') return preflight(req, res);
+    if (url.length > MAX_URL_BYTES) return send(res, service.error(apiError('URL_TOO_LONG', MAX_URL_BYTES), service.clock.now()), true);
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    readBody(req, (body) => {
+      if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
+      options.onRequest?.();
+      if (options.extraRoutes?.(req, res, path, body)) return;
+      const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
+      if (endpoint === undefined) {
+        const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
+        return send(res, service.error(apiError('NOT_FOUND', what), service.clock.now()));
+      }
+      let reply: Reply;
+      try {
+        const params = parseRestParams(query, body);
+        reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey') });
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        reply = service.error(error, service.clock.now(), endpoint);
+      }
+      send(res, reply);
+      if (reply.events.length > 0) options.publish(reply.events);
+    });
+  };
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, {
+    ...CORS_HEADERS,
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
+    'Access-Control-Allow-Headers': headerValue(req, 'access-control-request-headers') ?? 'X-MBX-APIKEY, Content-Type',
+    'Access-Control-Max-Age': '600',
+  });
+  res.end();
+  req.resume();
+}
+
+/** Reads the body up to the bound; null when it is larger (the connection is then closed). */
+function readBody(req: IncomingMessage, done: (body: string | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      over = true;
+      chunks.length = 0;
+      done(null);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (!over) done(chunks.length === 0 ? '' : Buffer.concat(chunks).toString('utf8'));
+  });
+  req.on('error', () => {
+    /* the client went away: nothing to answer */
+  });
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'Content-Type': 'application/json;charset=UTF-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...(close ? { Connection: 'close' } : {}),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function send(res: ServerResponse, reply: Reply, close = false): void {
+  const headers: Record<string, string> = {
+    'X-MBX-USED-WEIGHT-1M': String(reply.usedWeight),
+    'X-MBX-USED-WEIGHT': String(reply.usedWeight),
+  };
+  if (reply.orderCounts !== null) {
+    headers['X-MBX-ORDER-COUNT-10S'] = String(reply.orderCounts.tenSeconds);
+    headers['X-MBX-ORDER-COUNT-1D'] = String(reply.orderCounts.day);
+  }
+  if (reply.retryAfterSeconds !== undefined) headers['Retry-After'] = String(reply.retryAfterSeconds);
+  sendJson(res, reply.status, reply.body, headers, close);
+}
