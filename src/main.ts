@@ -1,15 +1,16 @@
-// Command line (API.md section 1). For now it resolves the configuration and prints what it
-// WILL serve; starting the listeners comes with src/index.ts (startSimulator).
+// Command line (API.md section 1): flags -> config -> start -> startup lines -> stats line ->
+// signals -> stop. Exit codes: 0 after SIGINT/SIGTERM, 2 usage or configuration error, 1 runtime
+// failure (e.g. a port in use, named in the message).
 import { readFileSync } from 'node:fs';
-import { ConfigError, USAGE, UsageError, formatStartupSummary, parseCliArgs, redactConfig } from './config/index.ts';
+import { ConfigError, USAGE, UsageError, netBackendInEffect, parseCliArgs } from './config/index.ts';
+import { ListenError, startSimulator } from './index.ts';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-/** Returns the exit code: 0 done, 2 usage or configuration error (API.md section 1). */
-function main(argv: readonly string[], env: NodeJS.ProcessEnv): number {
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   let command;
   try {
     command = parseCliArgs(argv, env);
@@ -32,11 +33,46 @@ function main(argv: readonly string[], env: NodeJS.ProcessEnv): number {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  process.stdout.write(`spot-sim ${packageVersion()}: configuration resolved (listeners not started yet)\n`);
-  process.stdout.write(`${formatStartupSummary(command.config)}\n`);
-  if (!command.quiet) process.stdout.write(`${JSON.stringify(redactConfig(command.config), null, 2)}\n`);
+  const config = command.config;
+  // Signal handlers go in before anything listens, so a signal never meets the default action.
+  let signalled: (signal: string) => void = () => undefined;
+  const stopRequested = new Promise<string>((resolve) => (signalled = resolve));
+  process.once('SIGINT', () => signalled('SIGINT'));
+  process.once('SIGTERM', () => signalled('SIGTERM'));
+  let sim;
+  try {
+    sim = await startSimulator({ config });
+  } catch (error) {
+    process.stderr.write(`spot-sim: ${error instanceof ListenError ? error.message : String(error)}\n`);
+    return 1;
+  }
+  // Startup lines: where it listens, the symbols, the API key (never the secret), the seed.
+  const lines = [
+    `spot-sim ${packageVersion()} listening`,
+    `http:        ${sim.urls.http}  (ws: ${sim.urls.ws})`,
+    `https:       ${sim.urls.https}  (wss: ${sim.urls.wss})`,
+    `symbols:     ${config.instruments.map((i) => i.symbol).join(', ')}`,
+    `api key:     ${sim.credentials.apiKey}`,
+    `seed:        ${config.sim.seed}`,
+    `net backend: ${netBackendInEffect(config.engine.net_backend)}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const interval = config.sim.stats_interval_ms;
+  const statsTimer = interval > 0 && !command.quiet ? setInterval(() => process.stdout.write(`${sim.statsLine()}\n`), interval) : null;
+
+  const signal = await stopRequested;
+  if (statsTimer !== null) clearInterval(statsTimer);
+  process.stdout.write(`spot-sim: ${signal}, stopping\n`);
+  await sim.stop();
   return 0;
 }
 
-// exitCode rather than exit(): lets stdout drain when piped.
-process.exitCode = main(process.argv.slice(2), process.env);
+main(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`spot-sim: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -14,6 +14,7 @@ import { Exchange } from './core/exchange.ts';
 import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
+import { Stats } from './stats.ts';
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** At most this many generator steps per driver tick: a long stall is skipped, not replayed. */
@@ -43,6 +44,7 @@ export class Simulator {
   private driver: NodeJS.Timeout | null = null;
   private lastFlush: number;
   private stopped: Promise<void> | null = null;
+  readonly statistics: Stats;
 
   private constructor(
     readonly config: Config,
@@ -61,6 +63,15 @@ export class Simulator {
     };
     this.credentials = { apiKey: config.sim.account.api_key, apiSecret: config.sim.account.api_secret };
     this.lastFlush = clock.now();
+    this.statistics = new Stats(exchange);
+    this.onEvents((events) => this.statistics.recordEvents(events));
+    this.onDepthBatch((batch) => this.statistics.recordBatch(batch));
+    for (const server of [listeners.http, listeners.https]) {
+      server.on('connection', (socket) => {
+        this.statistics.connections++;
+        socket.once('close', () => this.statistics.connections--);
+      });
+    }
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
@@ -84,7 +95,11 @@ export class Simulator {
       (message, error) => console.error(`spot-sim: ${message}:`, error),
     );
     let simulator: Simulator | undefined;
-    const handler = createRestHandler({ service, publish: (events) => simulator?.publish(events) });
+    const handler = createRestHandler({
+      service,
+      publish: (events) => simulator?.publish(events),
+      onReply: (endpointId, reply) => simulator?.statistics.recordReply(endpointId, reply, 'rest'),
+    });
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
     simulator = new Simulator(config, exchange, service, clock, listeners);
@@ -146,6 +161,11 @@ export class Simulator {
       const batch = this.exchange.flushDepth(now);
       if (batch.diffs.length > 0 || batch.touches.length > 0) for (const l of this.batchListeners) l(batch);
     }
+  }
+
+  /** The stats line of spec 1.7. */
+  statsLine(): string {
+    return this.statistics.line();
   }
 
   private publish(events: readonly CoreEvent[]): void {

@@ -1,7 +1,8 @@
 // Runs src/main.ts as a process: exit codes and output of API.md section 1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_API_KEY, DEFAULT_API_SECRET } from './defaults.ts';
@@ -22,30 +23,54 @@ function runMain(args: string[], extraEnv: Record<string, string> = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-test('main prints the summary and the redacted config, then exits 0', () => {
-  const { status, stdout } = runMain([]);
+/** Starts main as a server, waits for its startup lines, then sends `signal` and collects. */
+function serveMain(args: string[], extraEnv: Record<string, string> = {}, signal: NodeJS.Signals = 'SIGTERM') {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('SVC_SIM_') && !key.startsWith('NODE_TEST')) env[key] = value;
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    let sent = false;
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (!sent && stdout.includes('net backend:')) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+test('main listens, prints where, the symbols, the key (never the secret) and the seed; SIGTERM exits 0', async () => {
+  const { status, stdout } = await serveMain(['--port', '0', '--tls-port', '0', '--seed', '5'], { SVC_SIM_API_SECRET: 'topSecretValue' });
   assert.equal(status, 0);
-  assert.match(stdout, /http:\/\/127\.0\.0\.1:9080/);
-  assert.match(stdout, /https:\/\/127\.0\.0\.1:9443/);
+  assert.match(stdout, /http: +http:\/\/127\.0\.0\.1:\d+/);
+  assert.match(stdout, /https: +https:\/\/127\.0\.0\.1:\d+/);
   assert.match(stdout, /BTCUSDT, ETHUSDT/);
+  assert.match(stdout, /seed: +5/);
   assert.ok(stdout.includes(DEFAULT_API_KEY));
-  assert.ok(!stdout.includes(DEFAULT_API_SECRET));
-  const json = JSON.parse(stdout.slice(stdout.indexOf('\n{') + 1)) as { sim: { account: { api_secret: string }; seed: number } };
-  assert.equal(json.sim.account.api_secret, '***');
-  assert.equal(json.sim.seed, 7);
+  assert.ok(!stdout.includes(DEFAULT_API_SECRET) && !stdout.includes('topSecretValue'));
+  assert.match(stdout, /SIGTERM, stopping/);
 });
 
-test('main applies flags and environment, and never prints an environment secret', () => {
-  const { status, stdout } = runMain(['--port', '1234', '--seed', '5', '--quiet'], {
-    SVC_SIM_TLS_PORT: '4321',
-    SVC_SIM_API_SECRET: 'topSecretValue',
-  });
+test('SIGINT also stops it with exit 0', async () => {
+  const { status } = await serveMain(['--port', '0', '--tls-port', '0'], {}, 'SIGINT');
   assert.equal(status, 0);
-  assert.match(stdout, /http:\/\/127\.0\.0\.1:1234/);
-  assert.match(stdout, /https:\/\/127\.0\.0\.1:4321/);
-  assert.match(stdout, /seed: +5/);
-  assert.ok(!stdout.includes('{'), '--quiet prints no config dump');
-  assert.ok(!stdout.includes('topSecretValue'));
+});
+
+test('a port in use is a runtime failure: exit 1 naming the port', async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const port = (blocker.address() as { port: number }).port;
+  const result = runMain(['--port', String(port), '--tls-port', '0']);
+  blocker.close();
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
 });
 
 test('main exits 2 with the key paths on a configuration error', () => {

@@ -128,7 +128,7 @@ type DeepPartial<T> = T extends readonly (infer U)[]
 /** Decimal inputs may be written as numbers or strings (strings are exact). */
 type Loose<T> = T extends string ? string | number : T;
 type LooseTree<T> = T extends readonly (infer U)[]
-  ? LooseTree<U>[]
+  ? readonly LooseTree<U>[]
   : T extends object
     ? { [K in keyof T]?: LooseTree<T[K]> }
     : Loose<T>;

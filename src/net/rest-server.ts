@@ -25,7 +25,8 @@ export interface RestOptions {
   readonly publish: (events: CoreEvent[]) => void;
   /** Other handlers tried before the API routes (e.g. the control API); true = handled. */
   readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
-  readonly onRequest?: () => void;
+  /** Observes every API reply (stats). */
+  readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
 }
 
 export function createRestHandler(options: RestOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -39,12 +40,13 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     const query = q < 0 ? '' : url.slice(q + 1);
     readBody(req, (body) => {
       if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
-      options.onRequest?.();
       if (options.extraRoutes?.(req, res, path, body)) return;
       const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
       if (endpoint === undefined) {
         const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
-        return send(res, service.error(apiError('NOT_FOUND', what), service.clock.now()));
+        const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
+        options.onReply?.(undefined, notFound);
+        return send(res, notFound);
       }
       let reply: Reply;
       try {
@@ -54,6 +56,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
         if (!isApiError(error)) throw error;
         reply = service.error(error, service.clock.now(), endpoint);
       }
+      options.onReply?.(endpoint.id, reply);
       send(res, reply);
       if (reply.events.length > 0) options.publish(reply.events);
     });

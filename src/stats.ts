@@ -1,0 +1,129 @@
+// The counters of the stats line (spec 1.7, API.md section 6), fed by the events the exchange
+// publishes, the depth batches and every reply the service gives.
+
+import type { Reply } from './api/service.ts';
+import type { Exchange } from './core/exchange.ts';
+import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
+import { formatPlain, formatScaled } from './core/units.ts';
+
+const AUTH_ERROR_CODES = new Set([-2014, -2015, -1022, -1021]);
+const ORDER_ENDPOINTS = new Set(['order.place', 'order.cancelReplace']);
+
+export class Stats {
+  connections = 0;
+  orders = 0;
+  rejects = 0;
+  cancels = 0;
+  replaces = 0;
+  fills = 0;
+  publicTrades = 0;
+  depthDiffs = 0;
+  tickers = 0;
+  snapshots = 0;
+  restRequests = 0;
+  wsApiRequests = 0;
+  rateLimited = 0;
+  authErrors = 0;
+
+  constructor(private readonly exchange: Exchange) {}
+
+  recordEvents(events: readonly CoreEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'trade') this.publicTrades++;
+      else if (e.type === 'execution') {
+        switch (e.executionType) {
+          case 'NEW':
+            this.orders++;
+            break;
+          case 'TRADE':
+            this.fills++;
+            break;
+          case 'CANCELED':
+            this.cancels++;
+            break;
+          case 'REPLACED':
+            this.replaces++;
+            break;
+          case 'REJECTED':
+            this.rejects++;
+            break;
+        }
+      }
+    }
+  }
+
+  recordBatch(batch: { diffs: readonly DepthDiff[]; touches: readonly Touch[] }): void {
+    this.depthDiffs += batch.diffs.length;
+    this.tickers += batch.touches.length;
+  }
+
+  recordReply(endpointId: string | undefined, reply: Reply, transport: 'rest' | 'ws'): void {
+    if (transport === 'rest') this.restRequests++;
+    else this.wsApiRequests++;
+    if (reply.status === 429 || reply.status === 418) this.rateLimited++;
+    const code = (reply.body as { code?: number } | null)?.code;
+    if (code !== undefined && AUTH_ERROR_CODES.has(code)) this.authErrors++;
+    if (endpointId === 'depth' && reply.status === 200) this.snapshots++;
+    // Refusals before the matching engine (filters, parameters, limits); ME rejections are
+    // counted from their REJECTED reports.
+    if (endpointId !== undefined && ORDER_ENDPOINTS.has(endpointId) && reply.status !== 200 && !reply.events.some((e) => e.type === 'execution' && e.executionType === 'REJECTED')) {
+      this.rejects++;
+    }
+  }
+
+  /** `position` per asset as decimal strings (API.md section 6). */
+  position(): Record<string, { free: string; locked: string }> {
+    const out: Record<string, { free: string; locked: string }> = {};
+    for (const b of this.exchange.balances().sort((x, y) => x.asset.localeCompare(y.asset))) {
+      out[b.asset] = { free: formatScaled(b.free, b.decimals), locked: formatScaled(b.locked, b.decimals) };
+    }
+    return out;
+  }
+
+  /** `touch` per symbol (null for an empty side). */
+  touch(): Record<string, { bid: string | null; ask: string | null }> {
+    const out: Record<string, { bid: string | null; ask: string | null }> = {};
+    for (const inst of this.exchange.instruments) {
+      const t = this.exchange.bookTicker(inst.symbol) as Touch;
+      const fmt = (ticks: number, qty: number) => (qty === 0 ? null : formatScaled(ticks, inst.tickDecimals));
+      out[inst.symbol] = { bid: fmt(t.bidPrice, t.bidQty), ask: fmt(t.askPrice, t.askQty) };
+    }
+    return out;
+  }
+
+  /** The one stats line (API.md section 6): `key=value` pairs, position and touch compact. */
+  line(): string {
+    const position = this.exchange
+      .balances()
+      .sort((x, y) => x.asset.localeCompare(y.asset))
+      .map((b) => `${b.asset}:${formatPlain(b.free, b.decimals)}/${formatPlain(b.locked, b.decimals)}`)
+      .join(',');
+    const touch = this.exchange.instruments
+      .map((inst) => {
+        const t = this.exchange.bookTicker(inst.symbol) as Touch;
+        const side = (ticks: number, qty: number) => (qty === 0 ? '-' : formatPlain(ticks, inst.tickDecimals));
+        return `${inst.symbol}:${side(t.bidPrice, t.bidQty)}/${side(t.askPrice, t.askQty)}`;
+      })
+      .join(',');
+    const pairs: [string, string | number][] = [
+      ['connections', this.connections],
+      ['orders', this.orders],
+      ['rejects', this.rejects],
+      ['cancels', this.cancels],
+      ['replaces', this.replaces],
+      ['fills', this.fills],
+      ['open_orders', this.exchange.openOrderCount()],
+      ['public_trades', this.publicTrades],
+      ['depth_diffs', this.depthDiffs],
+      ['tickers', this.tickers],
+      ['snapshots', this.snapshots],
+      ['rest_requests', this.restRequests],
+      ['ws_api_requests', this.wsApiRequests],
+      ['rate_limited', this.rateLimited],
+      ['auth_errors', this.authErrors],
+      ['position', position],
+      ['touch', touch],
+    ];
+    return pairs.map(([k, v]) => `${k}=${v}`).join(' ');
+  }
+}
