@@ -1,0 +1,79 @@
+// Summarizes V8 .cpuprofile files: the functions with the most self time (and their share).
+//
+//   node --cpu-prof --cpu-prof-dir=.tmp/prof --import tsx bench/engine.bench.ts --engine=spot-sim --no-heap --no-json
+//   npx tsx bench/profile-summary.ts .tmp/prof [--top=30]
+//
+// Given a directory, it reads the largest profile in it (the process that did the work; the
+// re-spawning parent and tsx's loader thread write small ones too).
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+  columnNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  hitCount?: number;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+const args = process.argv.slice(2);
+const topArg = args.find((a) => a.startsWith('--top='));
+const TOP = topArg ? Number(topArg.slice(6)) : 30;
+const target = args.find((a) => !a.startsWith('--'));
+if (target === undefined) {
+  console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile | dir> [--top=30]');
+  process.exit(2);
+}
+
+let file = target;
+if (statSync(target).isDirectory()) {
+  const files = readdirSync(target)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(target, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  if (files.length === 0) throw new Error(`no .cpuprofile in ${target}`);
+  file = files[0]!;
+}
+
+const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+// Self time per node: sum of the time deltas of the samples that landed on it.
+const selfUs = new Map<number, number>();
+const samples = profile.samples ?? [];
+const deltas = profile.timeDeltas ?? [];
+for (let i = 0; i < samples.length; i++) {
+  // timeDeltas[i] is the gap before sample i; attribute the following gap to sample i.
+  const dt = deltas[i + 1] ?? 0;
+  selfUs.set(samples[i]!, (selfUs.get(samples[i]!) ?? 0) + Math.max(0, dt));
+}
+
+const byFunction = new Map<string, number>();
+let total = 0;
+for (const node of profile.nodes) {
+  const us = selfUs.get(node.id) ?? 0;
+  if (us === 0) continue;
+  const cf = node.callFrame;
+  const url = cf.url.replace(/^file:\/\//, '');
+  const where = url === '' ? '' : ` ${url.includes('/node_modules/') ? url.slice(url.lastIndexOf('/node_modules/') + 14) : relative(process.cwd(), url)}:${cf.lineNumber + 1}`;
+  const key = `${cf.functionName || '(anonymous)'}${where}`;
+  byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+  total += us;
+}
+
+console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`);
+const rows = [...byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP);
+for (const [name, us] of rows) {
+  console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${name}`);
+}
