@@ -74,36 +74,24 @@ export class Stats {
   /** `position` per asset as decimal strings (API.md section 6). */
   position(): Record<string, { free: string; locked: string }> {
     const out: Record<string, { free: string; locked: string }> = {};
-    for (const b of this.exchange.balances().sort((x, y) => x.asset.localeCompare(y.asset))) {
-      out[b.asset] = { free: formatScaled(b.free, b.decimals), locked: formatScaled(b.locked, b.decimals) };
-    }
+    for (const b of this.sortedBalances()) out[b.asset] = { free: formatScaled(b.free, b.decimals), locked: formatScaled(b.locked, b.decimals) };
     return out;
   }
 
   /** `touch` per symbol (null for an empty side). */
   touch(): Record<string, { bid: string | null; ask: string | null }> {
     const out: Record<string, { bid: string | null; ask: string | null }> = {};
-    for (const inst of this.exchange.instruments) {
-      const t = this.exchange.bookTicker(inst.symbol) as Touch;
-      const fmt = (ticks: number, qty: number) => (qty === 0 ? null : formatScaled(ticks, inst.tickDecimals));
-      out[inst.symbol] = { bid: fmt(t.bidPrice, t.bidQty), ask: fmt(t.askPrice, t.askQty) };
-    }
+    for (const { symbol, bid, ask } of this.touches(formatScaled)) out[symbol] = { bid, ask };
     return out;
   }
 
   /** The one stats line (API.md section 6): `key=value` pairs, position and touch compact. */
   line(): string {
-    const position = this.exchange
-      .balances()
-      .sort((x, y) => x.asset.localeCompare(y.asset))
+    const position = this.sortedBalances()
       .map((b) => `${b.asset}:${formatPlain(b.free, b.decimals)}/${formatPlain(b.locked, b.decimals)}`)
       .join(',');
-    const touch = this.exchange.instruments
-      .map((inst) => {
-        const t = this.exchange.bookTicker(inst.symbol) as Touch;
-        const side = (ticks: number, qty: number) => (qty === 0 ? '-' : formatPlain(ticks, inst.tickDecimals));
-        return `${inst.symbol}:${side(t.bidPrice, t.bidQty)}/${side(t.askPrice, t.askQty)}`;
-      })
+    const touch = this.touches(formatPlain)
+      .map(({ symbol, bid, ask }) => `${symbol}:${bid ?? '-'}/${ask ?? '-'}`)
       .join(',');
     const pairs: [string, string | number][] = [
       ['connections', this.connections],
@@ -125,5 +113,17 @@ export class Stats {
       ['touch', touch],
     ];
     return pairs.map(([k, v]) => `${k}=${v}`).join(' ');
+  }
+
+  private sortedBalances() {
+    return this.exchange.balances().sort((x, y) => x.asset.localeCompare(y.asset));
+  }
+
+  private touches(format: (ticks: number, decimals: number) => string) {
+    return this.exchange.instruments.map((inst) => {
+      const t = this.exchange.bookTicker(inst.symbol) as Touch;
+      const side = (ticks: number, qty: number) => (qty === 0 ? null : format(ticks, inst.tickDecimals));
+      return { symbol: inst.symbol, bid: side(t.bidPrice, t.bidQty), ask: side(t.askPrice, t.askQty) };
+    });
   }
 }
