@@ -14,6 +14,8 @@ import { Exchange } from './core/exchange.ts';
 import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
+import { WsGateway } from './net/ws-gateway.ts';
+import { EventWire } from './api/event-wire.ts';
 import { Stats } from './stats.ts';
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,6 +54,7 @@ export class Simulator {
     readonly service: Service,
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
+    readonly gateway: WsGateway,
   ) {
     const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
     this.ports = { http: listeners.httpPort, https: listeners.httpsPort };
@@ -66,6 +69,10 @@ export class Simulator {
     this.statistics = new Stats(exchange);
     this.onEvents((events) => this.statistics.recordEvents(events));
     this.onDepthBatch((batch) => this.statistics.recordBatch(batch));
+    this.onEvents((events) => gateway.publishEvents(events));
+    this.onDepthBatch((batch) => gateway.publishBatch(batch.diffs, batch.touches));
+    gateway.attach(listeners.http);
+    gateway.attach(listeners.https);
     for (const server of [listeners.http, listeners.https]) {
       server.on('connection', (socket) => {
         this.statistics.connections++;
@@ -101,8 +108,18 @@ export class Simulator {
       onReply: (endpointId, reply) => simulator?.statistics.recordReply(endpointId, reply, 'rest'),
     });
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
+    const gateway = new WsGateway({
+      service,
+      wire: new EventWire(exchange, service.wire),
+      monotonicNow: () => performance.now(),
+      pingIntervalMs: sim.ping_interval_ms,
+      pongTimeoutMs: sim.pong_timeout_ms,
+      publish: (events) => simulator?.publish(events),
+      onReply: (endpointId, reply) => simulator?.statistics.recordReply(endpointId, reply, 'ws'),
+    });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, exchange, service, clock, listeners);
+    simulator = new Simulator(config, exchange, service, clock, listeners, gateway);
+    gateway.startHeartbeat();
     if (sim.clock !== 'manual') simulator.startDriver();
     return simulator;
   }
@@ -138,6 +155,7 @@ export class Simulator {
     this.stopped ??= (async () => {
       if (this.driver !== null) clearInterval(this.driver);
       this.driver = null;
+      this.gateway.closeAll();
       await Promise.all([closeServer(this.listeners.http), closeServer(this.listeners.https)]);
     })();
     return this.stopped;
@@ -156,6 +174,8 @@ export class Simulator {
     const now = this.clock.now();
     const events = this.exchange.advance(now, maxSteps);
     if (events.length > 0) this.publish(events);
+    const expired = this.service.listenKeys.expire(now);
+    if (expired.length > 0) this.gateway.expireListenKeys(expired, now);
     if (now - this.lastFlush >= this.config.sim.depth_update_ms) {
       this.lastFlush = now;
       const batch = this.exchange.flushDepth(now);

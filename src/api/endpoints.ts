@@ -9,6 +9,7 @@ import type { CoreEvent } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import type { Params } from './params.ts';
 import type { Service } from './service.ts';
+import type { ConnectionControl } from './session.ts';
 
 export type Security = 'NONE' | 'API_KEY' | 'SIGNED';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -19,6 +20,8 @@ export interface HandlerContext {
   readonly now: number;
   /** Events the command caused; the transport sends them after the response (spec 4.4). */
   events: CoreEvent[];
+  /** The WS API connection the request came on (session and user-data methods). */
+  readonly connection?: ConnectionControl;
 }
 
 export interface Endpoint {
@@ -31,6 +34,8 @@ export interface Endpoint {
   readonly countsOrder?: boolean;
   /** A successful request weighs 0 (binance-facts, 2026-04-02). */
   readonly freeOnSuccess?: boolean;
+  /** Only for an Ed25519 account: an HMAC account answers -4056 (spec 4.3, 5.3). */
+  readonly ed25519Only?: boolean;
   /** The HTTP/WS status of a result (cancelReplace answers 200 only when both legs worked). */
   run(ctx: HandlerContext, p: Params): unknown;
 }
@@ -109,6 +114,11 @@ function commissionRates(ctx: HandlerContext) {
   const m = ctx.exchange.markets;
   const rate = (centiBps: bigint) => formatScaled(centiBps, 6);
   return { maker: rate(m.makerCentiBps), taker: rate(m.takerCentiBps), buyer: '0.00000000', seller: '0.00000000' };
+}
+
+function connectionOf(ctx: HandlerContext): ConnectionControl {
+  if (ctx.connection === undefined) throw apiError('UNAUTHORIZED');
+  return ctx.connection;
 }
 
 function requireSymbol(ctx: HandlerContext, p: Params): string {
@@ -363,7 +373,87 @@ export const ENDPOINTS: readonly Endpoint[] = [
       return {};
     },
   },
+  {
+    id: 'rateLimit.order',
+    rest: { method: 'GET', path: '/api/v3/rateLimit/order' },
+    ws: 'account.rateLimits.orders',
+    security: 'SIGNED',
+    weight: () => 40,
+    run: (ctx) => {
+      const limits = ctx.service.config.sim.limits;
+      const counts = ctx.service.limits.orderCounts(ctx.now);
+      return [
+        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.orders_per_10s, count: counts.tenSeconds },
+        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: limits.orders_per_day, count: counts.day },
+      ];
+    },
+  },
+  // ---------------------------------------------------------------- WS API sessions (spec 4.3)
+  {
+    id: 'session.logon',
+    ws: 'session.logon',
+    security: 'SIGNED',
+    ed25519Only: true,
+    weight: () => 2,
+    run: (ctx, p) => connectionOf(ctx).logon(p.required('apiKey'), ctx.now),
+  },
+  {
+    id: 'session.status',
+    ws: 'session.status',
+    security: 'NONE',
+    ed25519Only: true,
+    weight: () => 2,
+    run: (ctx) => connectionOf(ctx).status(ctx.now),
+  },
+  {
+    id: 'session.logout',
+    ws: 'session.logout',
+    security: 'NONE',
+    ed25519Only: true,
+    weight: () => 2,
+    run: (ctx) => connectionOf(ctx).logout(ctx.now),
+  },
+  {
+    id: 'session.subscriptions',
+    ws: 'session.subscriptions',
+    security: 'NONE',
+    weight: () => 2,
+    run: (ctx) => connectionOf(ctx).subscriptionIds().map((subscriptionId) => ({ subscriptionId })),
+  },
+  {
+    id: 'userDataStream.subscribe',
+    ws: 'userDataStream.subscribe',
+    security: 'NONE',
+    ed25519Only: true,
+    weight: () => 2,
+    run: (ctx) => {
+      const connection = connectionOf(ctx);
+      // USER_STREAM security: the unsigned form needs a logged-on session (binance-facts §6).
+      if (!connection.loggedOn) throw apiError('UNAUTHORIZED');
+      return { subscriptionId: connection.subscribe(true, ctx.now) };
+    },
+  },
+  {
+    id: 'userDataStream.subscribe.signature',
+    ws: 'userDataStream.subscribe.signature',
+    security: 'SIGNED',
+    weight: () => 2,
+    run: (ctx) => ({ subscriptionId: connectionOf(ctx).subscribe(false, ctx.now) }),
+  },
+  {
+    id: 'userDataStream.unsubscribe',
+    ws: 'userDataStream.unsubscribe',
+    security: 'NONE',
+    weight: () => 2,
+    run: (ctx, p) => {
+      connectionOf(ctx).unsubscribe(p.int('subscriptionId'), ctx.now);
+      return {};
+    },
+  },
 ];
+
+/** WS API methods by name. */
+export const WS_METHODS: ReadonlyMap<string, Endpoint> = new Map(ENDPOINTS.filter((e) => e.ws !== undefined).map((e) => [e.ws!, e]));
 
 /** REST routes by "METHOD path". */
 export const REST_ROUTES: ReadonlyMap<string, Endpoint> = new Map(

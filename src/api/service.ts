@@ -13,6 +13,7 @@ import type { Endpoint, HandlerContext } from './endpoints.ts';
 import { RateLimits } from './limits.ts';
 import { ListenKeys } from './listen-keys.ts';
 import type { Params } from './params.ts';
+import type { ConnectionControl } from './session.ts';
 import { Wire } from './wire.ts';
 
 export interface Reply {
@@ -29,6 +30,10 @@ export interface Reply {
 
 export interface RequestMeta {
   readonly apiKey: string | undefined;
+  /** A WS API request on a logged-on Ed25519 session without its own apiKey/signature (spec 5.3). */
+  readonly sessionAuthenticated?: boolean;
+  /** The WS API connection, for the session and user-data methods. */
+  readonly connection?: ConnectionControl;
 }
 
 export type ErrorLogger = (message: string, error: unknown) => void;
@@ -63,11 +68,12 @@ export class Service {
     const refusal = this.limits.chargeWeight(weight, now);
     if (refusal !== null) return this.refused(refusal.error, now, endpoint, refusal.retryAfterSeconds, refusal.retryAtMs);
 
+    if (endpoint.ed25519Only && !this.auth.isEd25519) return this.error(apiError('LOGON_NOT_SUPPORTED'), now, endpoint);
     if (endpoint.security !== 'NONE') {
       const keyError = this.auth.checkApiKey(meta.apiKey);
       if (keyError !== null) return this.error(keyError, now, endpoint);
       if (endpoint.security === 'SIGNED') {
-        const signError = this.auth.checkSigned(params, now);
+        const signError = this.auth.checkSigned(params, now, meta.sessionAuthenticated === true);
         if (signError !== null) return this.error(signError, now, endpoint);
       }
     }
@@ -76,7 +82,7 @@ export class Service {
       if (orderRefusal !== null) return this.refused(orderRefusal.error, now, endpoint, orderRefusal.retryAfterSeconds, orderRefusal.retryAtMs);
     }
 
-    const ctx: HandlerContext = { service: this, exchange: this.exchange, now, events: [] };
+    const ctx: HandlerContext = { service: this, exchange: this.exchange, now, events: [], connection: meta.connection };
     try {
       const body = endpoint.run(ctx, params);
       if (endpoint.freeOnSuccess) this.limits.refundWeight(weight, now);

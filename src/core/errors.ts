@@ -11,6 +11,8 @@ export interface ErrorRow {
 
 export const ERRORS = {
   UNKNOWN: { code: -1000, http: 500, msg: 'An unknown error occurred while processing the request.' },
+  // WS API userDataStream.subscribe without a logged-on session (binance-facts §6: USER_STREAM).
+  UNAUTHORIZED: { code: -1002, http: 401, msg: 'You are not authorized to execute this request.' },
   TOO_MUCH_WEIGHT: {
     code: -1003,
     http: 429,
@@ -93,6 +95,7 @@ export const ERRORS = {
   CANCEL_REPLACE_PARTIAL: { code: -2021, http: 409, msg: 'Order cancel-replace partially failed.' },
   CANCEL_REPLACE_FAILED: { code: -2022, http: 400, msg: 'Order cancel-replace failed.' },
   SUBSCRIPTION_ACTIVE: { code: -2035, http: 400, msg: 'User Data Stream subscription already active.' },
+  MAX_SUBSCRIPTION_ID: { code: -2042, http: 400, msg: 'Maximum subscription ID reached for this connection.' },
   SUBSCRIPTION_INACTIVE: { code: -2036, http: 400, msg: 'User Data Stream subscription not active.' },
   AMEND_QTY_INCREASE: { code: -2038, http: 400, msg: 'Order amend (quantity increase) is not supported.' },
   AMEND_NO_CHANGE: { code: -2038, http: 400, msg: 'The requested action would change no state; rejecting' },

@@ -1,0 +1,130 @@
+// Stream payloads (binance-facts §5, §7): market data (`depthUpdate`, `bookTicker`, `trade`)
+// and user data (`executionReport`, `outboundAccountPosition`, `listenKeyExpired`,
+// `eventStreamTerminated`), serialized to JSON text once; the transports wrap that text per
+// connection (`{stream,data}`, `{subscriptionId,event}` or raw) without re-serializing.
+
+import type { Exchange } from '../core/exchange.ts';
+import type { BalanceEvent, DepthDiff, ExecutionReport, PublicTrade, Touch } from '../core/types.ts';
+import { STP_MODE } from '../core/types.ts';
+import { formatScaled } from '../core/units.ts';
+import { ZERO, type Wire } from './wire.ts';
+
+export class EventWire {
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly wire: Wire,
+  ) {}
+
+  depthUpdate(d: DepthDiff): string {
+    const inst = this.exchange.instrument(d.symbol)!;
+    return JSON.stringify({
+      e: 'depthUpdate',
+      E: d.eventTime,
+      s: d.symbol,
+      U: d.firstUpdateId,
+      u: d.lastUpdateId,
+      b: this.wire.levels(inst, d.bids),
+      a: this.wire.levels(inst, d.asks),
+    });
+  }
+
+  /** `<sym>@bookTicker`: no `e`/`E` (binance-facts §5). */
+  bookTicker(t: Touch): string {
+    const inst = this.exchange.instrument(t.symbol)!;
+    return JSON.stringify({
+      u: t.updateId,
+      s: t.symbol,
+      b: this.wire.price(inst, t.bidPrice),
+      B: this.wire.qty(inst, t.bidQty),
+      a: this.wire.price(inst, t.askPrice),
+      A: this.wire.qty(inst, t.askQty),
+    });
+  }
+
+  /** `<sym>@trade`: `m` = the buyer is the maker; `M` is always true (spec 6.1, "ignore"). */
+  trade(t: PublicTrade): string {
+    const inst = this.exchange.instrument(t.symbol)!;
+    return JSON.stringify({
+      e: 'trade',
+      E: t.time,
+      s: t.symbol,
+      t: t.tradeId,
+      p: this.wire.price(inst, t.price),
+      q: this.wire.qty(inst, t.qty),
+      T: t.time,
+      m: t.buyerIsMaker,
+      M: true,
+    });
+  }
+
+  /** `executionReport` with the base fields in the reference's order (binance-facts §7.1). */
+  executionReport(r: ExecutionReport): string {
+    const o = r.order;
+    const inst = this.exchange.instrument(o.symbol)!;
+    const isCancel = r.executionType === 'CANCELED' && r.cancelClientOrderId !== null;
+    const body: Record<string, unknown> = {
+      e: 'executionReport',
+      E: r.eventTime,
+      s: o.symbol,
+      c: isCancel ? r.cancelClientOrderId : o.clientOrderId,
+      S: o.side,
+      o: o.type,
+      f: o.timeInForce,
+      q: this.wire.qty(inst, o.origQty),
+      p: this.wire.price(inst, o.price),
+      P: ZERO,
+      F: ZERO,
+      g: -1,
+      C: isCancel ? (r.origClientOrderId ?? o.clientOrderId) : '',
+      x: r.executionType,
+      X: o.status,
+      r: r.rejectReason,
+      i: o.orderId,
+      l: this.wire.qty(inst, r.lastQty),
+      z: this.wire.qty(inst, o.executedQty),
+      L: this.wire.price(inst, r.lastPrice),
+      n: r.commissionAsset === null ? '0' : this.wire.quote(inst, r.commission),
+      N: r.commissionAsset,
+      T: r.eventTime,
+      t: r.tradeId,
+      I: r.executionId,
+      w: o.isWorking,
+      m: r.isMaker,
+      M: r.executionType === 'TRADE',
+      O: o.time,
+      Z: this.wire.quote(inst, o.cumQuote),
+      Y: this.wire.quote(inst, r.lastQuote),
+      Q: ZERO,
+    };
+    if (o.workingTime >= 0) body.W = o.workingTime;
+    body.V = STP_MODE;
+    if (r.executionType === 'TRADE_PREVENTION') {
+      // STP expiry fields (binance-facts §8): the maker's cumulative and last prevented quantity
+      // (equal under EXPIRE_MAKER), and the order it would have traded with.
+      body.u = -1;
+      body.U = r.counterOrderId;
+      body.A = this.wire.qty(inst, o.preventedQty);
+      body.B = this.wire.qty(inst, r.lastPreventedQty);
+      body.Cs = o.symbol;
+    }
+    if (o.expiryReason !== 'NONE') body.eR = o.expiryReason;
+    return JSON.stringify(body);
+  }
+
+  /** `outboundAccountPosition`: the assets the command may have changed, as they are now. */
+  accountPosition(b: BalanceEvent): string {
+    const balances = b.assets.map((asset) => {
+      const bal = this.exchange.balance(asset)!;
+      return { a: asset, f: formatScaled(bal.free, bal.decimals), l: formatScaled(bal.locked, bal.decimals) };
+    });
+    return JSON.stringify({ e: 'outboundAccountPosition', E: b.eventTime, u: this.exchange.lastBalanceUpdate, B: balances });
+  }
+
+  listenKeyExpired(listenKey: string, now: number): string {
+    return JSON.stringify({ e: 'listenKeyExpired', E: now, listenKey });
+  }
+
+  eventStreamTerminated(now: number): string {
+    return JSON.stringify({ e: 'eventStreamTerminated', E: now });
+  }
+}

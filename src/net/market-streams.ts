@@ -1,0 +1,257 @@
+// Market-data WebSockets (spec 4.2, 6.1; binance-facts §5): raw (`/ws`, `/ws/<a>/<b>`) and
+// combined (`/stream?streams=a/b`) connections, the control frames SUBSCRIBE / UNSUBSCRIBE /
+// LIST_SUBSCRIPTIONS / SET_PROPERTY / GET_PROPERTY with the reference replies and error codes
+// 0-3, and the fan-out: each payload is serialized once per batch and each wrapped frame built
+// once per stream name, then the same bytes go to every subscriber.
+
+import type { RawData } from 'ws';
+import type { EventWire } from '../api/event-wire.ts';
+import type { DepthDiff, PublicTrade, Touch } from '../core/types.ts';
+import type { UserSink, UserStreams } from './user-streams.ts';
+import { CLOSE_POLICY, type Peer } from './ws-peer.ts';
+
+/** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */
+export const MAX_STREAMS_PER_CONNECTION = 1024;
+export const MAX_MESSAGES_PER_SECOND = 5;
+
+const DEPTH_SUFFIXES = ['@depth', '@depth@100ms', '@depth@1000ms'] as const;
+const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'];
+const ID_STRING = /^[A-Za-z0-9_-]{0,36}$/;
+
+/** What a connection may subscribe to, beside market streams: a valid listen key. */
+export type ListenKeyCheck = (name: string) => boolean;
+
+export class MarketConnection {
+  /** Subscribed names in subscription order (LIST_SUBSCRIPTIONS answers in this order). */
+  readonly streams = new Set<string>();
+  readonly userSinks = new Map<string, UserSink>();
+
+  constructor(
+    readonly peer: Peer,
+    public combined: boolean,
+  ) {}
+}
+
+export class MarketStreams {
+  private readonly subscribers = new Map<string, Set<MarketConnection>>();
+  readonly connections = new Set<MarketConnection>();
+  private readonly validStreams: ReadonlySet<string>;
+
+  constructor(
+    symbols: readonly string[],
+    private readonly wire: EventWire,
+    private readonly users: UserStreams,
+    private readonly isListenKey: ListenKeyCheck,
+    private readonly monotonicNow: () => number,
+  ) {
+    const names = new Set<string>();
+    for (const symbol of symbols) {
+      const s = symbol.toLowerCase();
+      for (const suffix of [...DEPTH_SUFFIXES, '@bookTicker', '@trade']) names.add(s + suffix);
+    }
+    this.validStreams = names;
+  }
+
+  /** A stream name this server publishes (symbols lowercase, spec 4.2). */
+  isStream(name: string): boolean {
+    return this.validStreams.has(name);
+  }
+
+  /** Whether a connection may subscribe to `name`: a market stream or a valid listen key. */
+  isSubscribable(name: string): boolean {
+    return this.isStream(name) || this.isListenKey(name);
+  }
+
+  open(peer: Peer, combined: boolean, initial: readonly string[]): MarketConnection {
+    const conn = new MarketConnection(peer, combined);
+    this.connections.add(conn);
+    for (const name of initial) this.subscribe(conn, name);
+    peer.ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
+    peer.ws.once('close', () => this.close(conn));
+    return conn;
+  }
+
+  private close(conn: MarketConnection): void {
+    this.connections.delete(conn);
+    for (const name of conn.streams) this.subscribers.get(name)?.delete(conn);
+    for (const sink of conn.userSinks.values()) this.users.remove(sink);
+    conn.userSinks.clear();
+  }
+
+  private subscribe(conn: MarketConnection, name: string): void {
+    if (conn.streams.has(name)) return;
+    conn.streams.add(name);
+    if (this.isStream(name)) {
+      let set = this.subscribers.get(name);
+      if (set === undefined) this.subscribers.set(name, (set = new Set()));
+      set.add(conn);
+    } else {
+      // A listen key on a stream connection: the legacy user stream (client-requests §8).
+      const sink: UserSink = conn.combined
+        ? { form: 'combined', peer: conn.peer, listenKey: name }
+        : { form: 'raw', peer: conn.peer, listenKey: name };
+      conn.userSinks.set(name, sink);
+      this.users.add(sink);
+    }
+  }
+
+  private unsubscribe(conn: MarketConnection, name: string): void {
+    if (!conn.streams.delete(name)) return;
+    this.subscribers.get(name)?.delete(conn);
+    const sink = conn.userSinks.get(name);
+    if (sink !== undefined) {
+      this.users.remove(sink);
+      conn.userSinks.delete(name);
+    }
+  }
+
+  // ------------------------------------------------------------------ control frames
+
+  private onMessage(conn: MarketConnection, data: RawData, isBinary: boolean): void {
+    if (!conn.peer.countMessage(this.monotonicNow(), MAX_MESSAGES_PER_SECOND)) {
+      // Reference: going over 5 incoming messages per second disconnects.
+      conn.peer.close(CLOSE_POLICY, 'Too many messages');
+      return;
+    }
+    const text = isBinary ? null : rawText(data);
+    const reply = this.control(conn, text);
+    if (reply !== null) conn.peer.send(JSON.stringify(reply));
+  }
+
+  /** The reply to one control frame (binance-facts §5 shapes and error codes). */
+  private control(conn: MarketConnection, text: string | null): object | null {
+    let msg: unknown;
+    try {
+      if (text === null) throw new SyntaxError('binary');
+      msg = JSON.parse(text);
+    } catch (error) {
+      const [line, column] = jsonErrorPosition(text ?? '', error);
+      return { error: { code: 3, msg: `Invalid JSON: expected value at line ${line} column ${column}` }, id: null };
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      return invalid('Invalid request: expected a JSON object', null);
+    }
+    const req = msg as Record<string, unknown>;
+    const id = req.id ?? null;
+    if (!validId(id)) return invalid('Invalid request: request ID must be an unsigned integer', null);
+    const method = req.method;
+    if (method === undefined) return invalid(`Invalid request: missing field \`method\` at line 1 column ${text!.length}`, id);
+    if (typeof method !== 'string' || !METHODS.includes(method)) {
+      const shown = typeof method === 'string' ? `\`${method}\`` : JSON.stringify(method);
+      return invalid(
+        `Invalid request: unknown variant ${shown}, expected one of \`SUBSCRIBE\`, \`UNSUBSCRIBE\`, \`LIST_SUBSCRIPTIONS\`, \`SET_PROPERTY\`, \`GET_PROPERTY\` at line 1 column 28`,
+        id,
+      );
+    }
+    const params = req.params ?? [];
+    if (!Array.isArray(params)) return invalid('Invalid request: params must be an array', id);
+    switch (method) {
+      case 'SUBSCRIBE':
+      case 'UNSUBSCRIBE': {
+        if (!params.every((p): p is string => typeof p === 'string')) return invalid('Invalid request: stream names must be strings', id);
+        if (params.length > MAX_STREAMS_PER_CONNECTION) return invalid('Invalid request: too many parameters', id);
+        if (method === 'UNSUBSCRIBE') {
+          for (const name of params) this.unsubscribe(conn, name);
+          return { result: null, id };
+        }
+        const unknown = params.find((name) => !conn.streams.has(name) && !this.isSubscribable(name));
+        if (unknown !== undefined) return invalid(`Invalid request: unknown stream name ${JSON.stringify(unknown)}`, id);
+        const added = new Set(params.filter((name) => !conn.streams.has(name))).size;
+        if (conn.streams.size + added > MAX_STREAMS_PER_CONNECTION) return invalid('Invalid request: too many parameters', id);
+        for (const name of params) this.subscribe(conn, name);
+        return { result: null, id };
+      }
+      case 'LIST_SUBSCRIPTIONS':
+        return { result: [...conn.streams], id };
+      case 'SET_PROPERTY': {
+        if (typeof params[0] !== 'string') return invalid('Invalid request: property name must be a string', id);
+        if (params[0] !== 'combined') return { error: { code: 0, msg: 'Unknown property' }, id };
+        if (typeof params[1] !== 'boolean') return { error: { code: 1, msg: 'Invalid value type: expected Boolean' }, id };
+        this.setCombined(conn, params[1]);
+        return { result: null, id };
+      }
+      default: {
+        // GET_PROPERTY
+        if (typeof params[0] !== 'string') return invalid('Invalid request: property name must be a string', id);
+        if (params[0] !== 'combined') return { error: { code: 0, msg: 'Unknown property' }, id };
+        return { result: conn.combined, id };
+      }
+    }
+  }
+
+  private setCombined(conn: MarketConnection, combined: boolean): void {
+    if (conn.combined === combined) return;
+    conn.combined = combined;
+    // Listen-key sinks change their framing with the connection.
+    for (const name of [...conn.userSinks.keys()]) {
+      this.unsubscribe(conn, name);
+      this.subscribe(conn, name);
+    }
+  }
+
+  // ------------------------------------------------------------------ publishing
+
+  /** One depth batch: a `depthUpdate` per changed symbol, `bookTicker` per changed touch. */
+  publishBatch(diffs: readonly DepthDiff[], touches: readonly Touch[]): void {
+    if (this.subscribers.size === 0) return;
+    for (const diff of diffs) {
+      const symbol = diff.symbol.toLowerCase();
+      let payload: string | null = null;
+      for (const suffix of DEPTH_SUFFIXES) {
+        const name = symbol + suffix;
+        const subs = this.subscribers.get(name);
+        if (subs === undefined || subs.size === 0) continue;
+        payload ??= this.wire.depthUpdate(diff);
+        this.fanOut(name, payload, subs);
+      }
+    }
+    for (const touch of touches) {
+      const name = `${touch.symbol.toLowerCase()}@bookTicker`;
+      const subs = this.subscribers.get(name);
+      if (subs !== undefined && subs.size > 0) this.fanOut(name, this.wire.bookTicker(touch), subs);
+    }
+  }
+
+  /** Public trades, sent immediately (spec 6.1). */
+  publishTrade(trade: PublicTrade): void {
+    const name = `${trade.symbol.toLowerCase()}@trade`;
+    const subs = this.subscribers.get(name);
+    if (subs !== undefined && subs.size > 0) this.fanOut(name, this.wire.trade(trade), subs);
+  }
+
+  private fanOut(name: string, payload: string, subs: ReadonlySet<MarketConnection>): void {
+    let raw: Buffer | null = null;
+    let combined: Buffer | null = null;
+    for (const conn of subs) {
+      if (conn.combined) conn.peer.send((combined ??= Buffer.from(`{"stream":"${name}","data":${payload}}`)));
+      else conn.peer.send((raw ??= Buffer.from(payload)));
+    }
+  }
+}
+
+function invalid(msg: string, id: unknown): object {
+  return { error: { code: 2, msg }, id };
+}
+
+/** Control-frame ids: an unsigned integer, a short alphanumeric string, or null (binance-facts §5). */
+function validId(id: unknown): boolean {
+  if (id === null) return true;
+  if (typeof id === 'number') return Number.isInteger(id) && id >= 0;
+  return typeof id === 'string' && ID_STRING.test(id);
+}
+
+export function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** Line and column (1-based) of a JSON.parse failure, from the position V8 reports. */
+export function jsonErrorPosition(text: string, error: unknown): [number, number] {
+  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  const pos = match ? Number(match[1]) : text.length;
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const column = pos - before.lastIndexOf('\n');
+  return [line, column];
+}

@@ -1,0 +1,89 @@
+// User-data delivery (spec 4.4, 6.2): every sink of the account's events, whichever way it
+// subscribed: a WS API subscription (`{subscriptionId, event}`), a legacy `/ws/<listenKey>`
+// connection (the raw event) or a listen key on a combined stream (`{stream, data}`). Each event
+// is serialized once; only the thin wrapper differs per sink.
+
+import type { EventWire } from '../api/event-wire.ts';
+import type { CoreEvent } from '../core/types.ts';
+import type { Peer } from './ws-peer.ts';
+
+export type UserSink =
+  | { readonly form: 'api'; readonly peer: Peer; readonly subscriptionId: number; readonly viaSession: boolean }
+  | { readonly form: 'raw'; readonly peer: Peer; readonly listenKey: string }
+  | { readonly form: 'combined'; readonly peer: Peer; readonly listenKey: string };
+
+export class UserStreams {
+  private readonly sinks = new Set<UserSink>();
+
+  constructor(private readonly wire: EventWire) {}
+
+  add(sink: UserSink): void {
+    this.sinks.add(sink);
+  }
+
+  remove(sink: UserSink): void {
+    this.sinks.delete(sink);
+  }
+
+  removePeer(peer: Peer): void {
+    for (const sink of this.sinks) if (sink.peer === peer) this.sinks.delete(sink);
+  }
+
+  get size(): number {
+    return this.sinks.size;
+  }
+
+  /** The user-data payloads of `events`, serialized once, in order. */
+  serialize(events: readonly CoreEvent[]): string[] {
+    const out: string[] = [];
+    if (this.sinks.size === 0) return out;
+    for (const e of events) {
+      if (e.type === 'execution') out.push(this.wire.executionReport(e));
+      else if (e.type === 'balances') out.push(this.wire.accountPosition(e));
+    }
+    return out;
+  }
+
+  /** Sends already serialized events to every sink. */
+  deliver(payloads: readonly string[]): void {
+    if (payloads.length === 0) return;
+    for (const sink of this.sinks) for (const p of payloads) sink.peer.send(wrap(sink, p));
+  }
+
+  /** A listen key's validity passed: `listenKeyExpired` to its sinks, which then stop. */
+  expireListenKey(listenKey: string, now: number): void {
+    const payload = this.wire.listenKeyExpired(listenKey, now);
+    for (const sink of this.sinks) {
+      if (sink.form === 'api' || sink.listenKey !== listenKey) continue;
+      sink.peer.send(wrap(sink, payload));
+      this.sinks.delete(sink);
+    }
+  }
+
+  eventStreamTerminated(now: number): string {
+    return this.wire.eventStreamTerminated(now);
+  }
+
+  /** Sinks of one connection (WS API subscriptions). */
+  sinksOf(peer: Peer): UserSink[] {
+    return [...this.sinks].filter((s) => s.peer === peer);
+  }
+
+  /** Closes the peers of every legacy listen-key sink; returns how many peers. */
+  legacyPeers(): Set<Peer> {
+    const peers = new Set<Peer>();
+    for (const sink of this.sinks) if (sink.form === 'raw') peers.add(sink.peer);
+    return peers;
+  }
+}
+
+export function wrap(sink: UserSink, payload: string): string {
+  switch (sink.form) {
+    case 'api':
+      return `{"subscriptionId":${sink.subscriptionId},"event":${payload}}`;
+    case 'raw':
+      return payload;
+    case 'combined':
+      return `{"stream":${JSON.stringify(sink.listenKey)},"data":${payload}}`;
+  }
+}

@@ -1,0 +1,221 @@
+// The WebSocket API `/ws-api/v3` (spec 4.3, binance-facts §6): `{id, method, params}` in,
+// `{id, status, result|error, rateLimits}` out, through the same endpoint table, service,
+// authentication and limits as REST. The id is echoed verbatim with its JSON type. A request's
+// events are published only after its response is sent (spec 4.4). Session logon and user-data
+// subscriptions live on the connection (ConnectionControl).
+
+import type { RawData } from 'ws';
+import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
+import { parseWsParams } from '../api/params.ts';
+import type { Reply, Service } from '../api/service.ts';
+import type { ConnectionControl, SessionStatus } from '../api/session.ts';
+import { apiError, isApiError, type ApiError } from '../core/errors.ts';
+import type { CoreEvent } from '../core/types.ts';
+import { rawText } from './market-streams.ts';
+import type { UserSink, UserStreams } from './user-streams.ts';
+import type { Peer } from './ws-peer.ts';
+
+/** binance-facts §6: ≤ 65535 subscription ids over a connection's life, then -2042. */
+const MAX_SUBSCRIPTION_IDS = 65535;
+/** Request ids: int64, an alphanumeric string of at most 36 characters, or null (binance-facts §6). */
+const ID_STRING = /^[A-Za-z0-9_-]{0,36}$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const VERSION_PREFIX = /^v[0-9]+\//;
+
+export interface WsApiHooks {
+  readonly service: Service;
+  readonly users: UserStreams;
+  /** Hands a request's events on (user data, public trades) once its response is sent. */
+  readonly publish: (events: CoreEvent[]) => void;
+  readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
+}
+
+export class WsApiConnection implements ConnectionControl {
+  private session: { apiKey: string; since: number } | null = null;
+  private readonly subscriptions = new Map<number, UserSink & { form: 'api' }>();
+  private nextSubscriptionId = 0;
+
+  constructor(
+    readonly peer: Peer,
+    private readonly hooks: WsApiHooks,
+    private readonly returnRateLimitsDefault: boolean,
+  ) {
+    peer.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    peer.ws.once('close', () => {
+      for (const sink of this.subscriptions.values()) hooks.users.remove(sink);
+      this.subscriptions.clear();
+    });
+  }
+
+  get loggedOn(): boolean {
+    return this.session !== null;
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    const text = isBinary ? null : rawText(data);
+    const request = this.parse(text);
+    if ('error' in request) {
+      this.send(this.errorFrame(request.id, request.error, this.hooks.service.clock.now()));
+      return;
+    }
+    const { idJson, endpoint, raw } = request;
+    const service = this.hooks.service;
+    let reply: Reply;
+    let returnRateLimits = this.returnRateLimitsDefault;
+    try {
+      const params = parseWsParams(raw.params);
+      returnRateLimits = params.bool('returnRateLimits') ?? this.returnRateLimitsDefault;
+      const ownKey = params.get('apiKey');
+      // After session.logon, requests may leave out apiKey and signature (spec 5.3); an explicit
+      // apiKey + signature still authenticates that request on its own.
+      const sessionAuthenticated = this.session !== null && endpoint.id !== 'session.logon' && ownKey === undefined && !params.has('signature');
+      reply = service.handle(endpoint, params, {
+        apiKey: ownKey ?? this.session?.apiKey,
+        sessionAuthenticated,
+        connection: this,
+      });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      reply = service.error(error, service.clock.now(), endpoint);
+    }
+    this.hooks.onReply?.(endpoint.id, reply);
+    this.send(this.replyFrame(idJson, reply, endpoint, returnRateLimits));
+    if (reply.events.length > 0) this.hooks.publish(reply.events);
+  }
+
+  private parse(text: string | null):
+    | { idJson: string; endpoint: Endpoint; raw: Record<string, unknown> }
+    | { id: string; error: ApiError } {
+    let msg: unknown;
+    try {
+      if (text === null) throw new SyntaxError('binary frame');
+      msg = JSON.parse(text);
+    } catch {
+      return { id: 'null', error: apiError('INVALID_JSON') };
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return { id: 'null', error: apiError('INVALID_JSON') };
+    const raw = msg as Record<string, unknown>;
+    const idJson = idText(raw.id, text!);
+    if (idJson === null) return { id: 'null', error: apiError('INVALID_PARAMETER', 'id') };
+    if (raw.method === undefined || raw.method === null || raw.method === '') return { id: idJson, error: apiError('MANDATORY_PARAM', 'method') };
+    if (typeof raw.method !== 'string') return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
+    const endpoint = WS_METHODS.get(raw.method.replace(VERSION_PREFIX, ''));
+    if (endpoint === undefined) return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
+    return { idJson, endpoint, raw };
+  }
+
+  private replyFrame(idJson: string, reply: Reply, endpoint: Endpoint, returnRateLimits: boolean): string {
+    const limits = returnRateLimits ? `,"rateLimits":${JSON.stringify(this.rateLimits(reply, endpoint))}` : '';
+    if (reply.status === 200) return `{"id":${idJson},"status":200,"result":${JSON.stringify(reply.body)}${limits}}`;
+    const body = reply.body as { code: number; msg: string; data?: unknown };
+    const error: Record<string, unknown> = { code: body.code, msg: body.msg };
+    if (body.data !== undefined) error.data = body.data;
+    // A 429/418 carries data.retryAfter in epoch ms (spec 4.3).
+    else if (reply.retryAtMs !== undefined) error.data = { serverTime: this.hooks.service.clock.now(), retryAfter: reply.retryAtMs };
+    return `{"id":${idJson},"status":${reply.status},"error":${JSON.stringify(error)}${limits}}`;
+  }
+
+  /** A frame refused before any method ran (bad JSON, id or method): no weight charged. */
+  private errorFrame(idJson: string, error: ApiError, now: number): string {
+    const limits = this.returnRateLimitsDefault ? `,"rateLimits":${JSON.stringify([this.weightLimit(this.hooks.service.limits.usedWeight(now))])}` : '';
+    return `{"id":${idJson},"status":${error.http},"error":${JSON.stringify({ code: error.code, msg: error.msg })}${limits}}`;
+  }
+
+  /** The limits the request touched (binance-facts §6): weight, plus both ORDERS windows. */
+  private rateLimits(reply: Reply, endpoint: Endpoint): object[] {
+    const limits: object[] = [this.weightLimit(reply.usedWeight)];
+    if (endpoint.countsOrder) {
+      const cfg = this.hooks.service.config.sim.limits;
+      const counts = reply.orderCounts ?? this.hooks.service.limits.orderCounts(this.hooks.service.clock.now());
+      limits.push(
+        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: cfg.orders_per_10s, count: counts.tenSeconds },
+        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: cfg.orders_per_day, count: counts.day },
+      );
+    }
+    return limits;
+  }
+
+  private weightLimit(count: number): object {
+    return { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: this.hooks.service.config.sim.limits.weight_per_minute, count };
+  }
+
+  private send(frame: string): void {
+    this.peer.send(frame);
+  }
+
+  // ------------------------------------------------------------------ ConnectionControl
+
+  logon(apiKey: string, now: number): SessionStatus {
+    this.session = { apiKey, since: now };
+    return this.status(now);
+  }
+
+  logout(now: number): SessionStatus {
+    this.session = null;
+    // Logout ends only the subscription made through the session (binance-facts §6).
+    for (const [id, sink] of this.subscriptions) if (sink.viaSession) this.end(id, now);
+    return this.status(now);
+  }
+
+  status(now: number): SessionStatus {
+    return {
+      apiKey: this.session?.apiKey ?? null,
+      authorizedSince: this.session?.since ?? null,
+      connectedSince: this.peer.connectedAt,
+      returnRateLimits: this.returnRateLimitsDefault,
+      serverTime: now,
+      userDataStream: this.subscriptions.size > 0,
+    };
+  }
+
+  subscribe(viaSession: boolean): number {
+    // One subscription per account per connection; the simulator has one account.
+    if (this.subscriptions.size > 0) throw apiError('SUBSCRIPTION_ACTIVE');
+    if (this.nextSubscriptionId >= MAX_SUBSCRIPTION_IDS) throw apiError('MAX_SUBSCRIPTION_ID');
+    const subscriptionId = this.nextSubscriptionId++;
+    const sink = { form: 'api' as const, peer: this.peer, subscriptionId, viaSession };
+    this.subscriptions.set(subscriptionId, sink);
+    this.hooks.users.add(sink);
+    return subscriptionId;
+  }
+
+  unsubscribe(subscriptionId: number | undefined, now: number): void {
+    if (subscriptionId === undefined) {
+      for (const id of [...this.subscriptions.keys()]) this.end(id, now);
+      return;
+    }
+    if (!this.subscriptions.has(subscriptionId)) throw apiError('SUBSCRIPTION_INACTIVE');
+    this.end(subscriptionId, now);
+  }
+
+  subscriptionIds(): number[] {
+    return [...this.subscriptions.keys()];
+  }
+
+  /** Ends a subscription with `eventStreamTerminated` (binance-facts §7.2), after the reply. */
+  private end(subscriptionId: number, now: number): void {
+    const sink = this.subscriptions.get(subscriptionId)!;
+    this.subscriptions.delete(subscriptionId);
+    this.hooks.users.remove(sink);
+    const payload = this.hooks.users.eventStreamTerminated(now);
+    queueMicrotask(() => this.peer.send(`{"subscriptionId":${subscriptionId},"event":${payload}}`));
+  }
+}
+
+/**
+ * The request id as JSON text to echo, or null when it is not an allowed id. Integers beyond
+ * 2^53 are taken from the frame's own text so they come back digit for digit.
+ */
+function idText(id: unknown, text: string): string | null {
+  if (id === undefined || id === null) return 'null';
+  if (typeof id === 'string') return ID_STRING.test(id) ? JSON.stringify(id) : null;
+  if (typeof id !== 'number' || !Number.isInteger(id)) return null;
+  if (Number.isSafeInteger(id)) return String(id);
+  const digits = /(?<!\\)"id"\s*:\s*(-?[0-9]+)\s*[,}]/.exec(text)?.[1];
+  if (digits === undefined) return null;
+  const big = BigInt(digits);
+  return big >= INT64_MIN && big <= INT64_MAX ? digits : null;
+}

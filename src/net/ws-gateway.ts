@@ -1,0 +1,180 @@
+// WebSocket upgrade routing on both listeners (ARCHITECTURE: `ws` with `noServer` and one
+// `upgrade` listener): `/ws-api/v3` -> WS API, `/stream` -> combined market data, `/ws` and
+// `/ws/<a>/<b>` -> raw market data (or a legacy listen-key user stream). It owns every
+// connection, the heartbeat of spec 3.3 and the delivery of events and depth batches.
+
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventWire } from '../api/event-wire.ts';
+import type { Reply, Service } from '../api/service.ts';
+import type { CoreEvent, DepthDiff, Touch } from '../core/types.ts';
+import { MarketStreams, type MarketConnection } from './market-streams.ts';
+import { MAX_URL_BYTES } from './rest-server.ts';
+import { UserStreams } from './user-streams.ts';
+import { WsApiConnection } from './ws-api.ts';
+import { MAX_FRAME_BYTES, Peer, type PeerKind } from './ws-peer.ts';
+
+export interface GatewayOptions {
+  readonly service: Service;
+  readonly wire: EventWire;
+  /** Monotonic ms for heartbeats and message rates (never the simulated clock). */
+  readonly monotonicNow: () => number;
+  readonly pingIntervalMs: number;
+  readonly pongTimeoutMs: number;
+  /** Hands a WS API request's events to the simulator (which publishes them everywhere). */
+  readonly publish: (events: CoreEvent[]) => void;
+  readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
+  readonly onSlowConsumer?: () => void;
+}
+
+export class WsGateway {
+  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES });
+  readonly users: UserStreams;
+  readonly market: MarketStreams;
+  private readonly peers = new Set<Peer>();
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  slowConsumersCut = 0;
+
+  constructor(private readonly options: GatewayOptions) {
+    const { service } = options;
+    this.users = new UserStreams(options.wire);
+    this.market = new MarketStreams(
+      service.exchange.instruments.map((i) => i.symbol),
+      options.wire,
+      this.users,
+      (name) => service.listenKeys.isValid(name, service.clock.now()),
+      options.monotonicNow,
+    );
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+  }
+
+  /** Pings and pong timeouts (spec 3.3) on a timer; `heartbeat()` is also callable directly. */
+  startHeartbeat(): void {
+    const period = Math.max(1, Math.min(this.options.pingIntervalMs, this.options.pongTimeoutMs, 1000));
+    this.heartbeatTimer = setInterval(() => this.heartbeat(), period);
+    this.heartbeatTimer.unref();
+  }
+
+  heartbeat(now = this.options.monotonicNow()): void {
+    for (const peer of this.peers) peer.heartbeat(now, this.options.pingIntervalMs, this.options.pongTimeoutMs);
+  }
+
+  get connectionCount(): number {
+    return this.peers.size;
+  }
+
+  // ------------------------------------------------------------------ delivery
+
+  /** Events of a command: public trades to their streams, account events to user streams. */
+  publishEvents(events: readonly CoreEvent[]): void {
+    for (const e of events) if (e.type === 'trade') this.market.publishTrade(e);
+    if (this.users.size > 0) this.users.deliver(this.users.serialize(events));
+  }
+
+  publishBatch(diffs: readonly DepthDiff[], touches: readonly Touch[]): void {
+    this.market.publishBatch(diffs, touches);
+  }
+
+  expireListenKeys(keys: readonly string[], now: number): void {
+    for (const key of keys) this.users.expireListenKey(key, now);
+  }
+
+  // ------------------------------------------------------------------ connections
+
+  /** Closes every connection of a kind (faults); returns how many. */
+  dropConnections(kinds: readonly PeerKind[]): number {
+    let n = 0;
+    for (const peer of this.peers) {
+      if (!kinds.includes(peer.kind)) continue;
+      peer.terminate();
+      n++;
+    }
+    return n;
+  }
+
+  marketConnections(): ReadonlySet<MarketConnection> {
+    return this.market.connections;
+  }
+
+  closeAll(): void {
+    if (this.heartbeatTimer !== null) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+    for (const peer of this.peers) peer.terminate();
+    this.peers.clear();
+    this.wss.close();
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const url = req.url ?? '/';
+    if (url.length > MAX_URL_BYTES) return refuse(socket, 414, { code: -1000, msg: `Request URL longer than ${MAX_URL_BYTES} bytes.` });
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    if (path === '/ws-api/v3') {
+      const returnRateLimits = query.get('returnRateLimits') !== 'false';
+      return this.accept(req, socket, head, 'api', (peer) => {
+        new WsApiConnection(peer, this.apiHooks(), returnRateLimits);
+      });
+    }
+    if (path === '/stream') {
+      const names = (query.get('streams') ?? '').split('/').filter((s) => s !== '');
+      const unknown = names.find((n) => !this.market.isSubscribable(n));
+      if (unknown !== undefined) return refuse(socket, 400, { code: 2, msg: `Invalid request: unknown stream name ${JSON.stringify(unknown)}` });
+      return this.accept(req, socket, head, 'market', (peer) => this.market.open(peer, true, names));
+    }
+    if (path === '/ws' || path.startsWith('/ws/')) {
+      let parts: string[];
+      try {
+        parts = path.slice(4).split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+      } catch {
+        return refuse(socket, 400, { code: 2, msg: 'Invalid request: malformed stream path' });
+      }
+      // A segment that names a stream must be one we publish; other segments (ccxt's `/ws/0`
+      // stream index, client-requests §7) leave an empty raw connection.
+      const bad = parts.find((p) => p.includes('@') && !this.market.isStream(p));
+      if (bad !== undefined) return refuse(socket, 400, { code: 2, msg: `Invalid request: unknown stream name ${JSON.stringify(bad)}` });
+      const names = parts.filter((p) => this.market.isSubscribable(p));
+      const isUserStream = names.length > 0 && names.every((n) => !this.market.isStream(n));
+      return this.accept(req, socket, head, isUserStream ? 'user' : 'market', (peer) => this.market.open(peer, false, names));
+    }
+    refuse(socket, 404, { code: -1000, msg: `Not found: ${path}` });
+  }
+
+  private accept(req: IncomingMessage, socket: Duplex, head: Buffer, kind: PeerKind, open: (peer: Peer) => void): void {
+    this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      const peer = new Peer(ws, kind, this.options.service.clock.now(), this.options.monotonicNow(), () => {
+        this.slowConsumersCut++;
+        this.options.onSlowConsumer?.();
+      });
+      this.peers.add(peer);
+      ws.on('error', () => ws.terminate());
+      ws.once('close', () => {
+        this.peers.delete(peer);
+        this.users.removePeer(peer);
+      });
+      open(peer);
+    });
+  }
+
+  private apiHooks() {
+    return {
+      service: this.options.service,
+      users: this.users,
+      publish: this.options.publish,
+      onReply: this.options.onReply,
+    };
+  }
+}
+
+function refuse(socket: Duplex, status: number, body: object): void {
+  const text = JSON.stringify(body);
+  const reason = status === 404 ? 'Not Found' : status === 414 ? 'URI Too Long' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
