@@ -13,7 +13,7 @@ import { CounterpartyGenerator, type CounterpartyVenue } from './generator.ts';
 import { ConservationCursor, invariantViolations, type CoreState } from './invariants.ts';
 import { Ledger } from './ledger.ts';
 import { buildMarkets, CENTI_BPS_PER_UNIT, type Instrument, type Markets } from './markets.ts';
-import { isValidClientOrderId, CLIENT_ORDER_ID_PATTERN, parsePlaceOrder, type ParsedOrder, type PlaceOrderCommand } from './order-request.ts';
+import { exceedsAssetPrecision, isValidClientOrderId, CLIENT_ORDER_ID_PATTERN, parsePlaceOrder, type ParsedOrder, type PlaceOrderCommand } from './order-request.ts';
 import { Rng } from './rng.ts';
 import { MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT, TradeLog } from './trade-log.ts';
 import type {
@@ -707,11 +707,13 @@ export class Exchange implements CounterpartyVenue, CoreState {
     const acct = order.account!;
     const newQty = parseScaled(cmd.newQty, inst.lotDecimals);
     if (newQty === ScaledParse.Malformed) return apiError('ILLEGAL_CHARS', 'newQty', DECIMAL_PATTERN);
+    if (exceedsAssetPrecision(cmd.newQty)) return apiError('BAD_PRECISION', 'newQty');
     if (newQty <= 0 || newQty < inst.minQty) return apiError('FILTER_FAILURE', 'LOT_SIZE');
     if (newQty > acct.origQty) return apiError('AMEND_QTY_INCREASE');
     if (newQty === acct.origQty) return apiError('AMEND_NO_CHANGE');
     if (newQty <= acct.executedQty) return apiError('AMEND_QTY_NOT_ABOVE_FILLED');
-    const newClientOrderId = cmd.newClientOrderId ?? acct.clientOrderId;
+    // binance-facts §3.11: without newClientOrderId the amended order gets a generated id.
+    const newClientOrderId = cmd.newClientOrderId ?? this.generateClientId();
     if (!isValidClientOrderId(newClientOrderId)) return apiError('ILLEGAL_CHARS', 'newClientOrderId', CLIENT_ORDER_ID_PATTERN);
     const clientIds = this.clientIds[inst.index]!;
     if (newClientOrderId !== acct.clientOrderId && clientIds.has(newClientOrderId)) return apiError('DUPLICATE_ORDER');
@@ -743,7 +745,12 @@ export class Exchange implements CounterpartyVenue, CoreState {
     if (orderId !== undefined) {
       order = this.orders.get(orderId);
       if (order !== undefined && (order.account === null || order.symbolIndex !== inst.index)) order = undefined;
-      if (order !== undefined && clientOrderId !== undefined && order.account!.clientOrderId !== clientOrderId) order = undefined;
+      if (order !== undefined && clientOrderId !== undefined && order.account!.clientOrderId !== clientOrderId) {
+        // binance-facts §3.8: a query with both ids finds the order by id; a client id that
+        // does not match it is -2039, not -2013.
+        if (missing === 'NO_SUCH_ORDER') return apiError('CLIENT_ORDER_ID_MISMATCH');
+        order = undefined;
+      }
     } else {
       order = this.clientIds[inst.index]!.get(clientOrderId!);
     }

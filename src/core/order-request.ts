@@ -61,6 +61,18 @@ export function isValidClientOrderId(id: string): boolean {
   return CLIENT_ORDER_ID_RE.test(id);
 }
 
+/** Decimals of every asset (exchangeInfo baseAssetPrecision / quotePrecision). */
+const ASSET_PRECISION = 8;
+
+/**
+ * binance-facts §2.2 -1111 "Parameter '%s' has too much precision.": a non-zero digit beyond
+ * the asset precision. Digits beyond the tick or lot but within it are a filter failure (-1013).
+ */
+export function exceedsAssetPrecision(text: string): boolean {
+  const dot = text.indexOf('.');
+  return dot >= 0 && /[1-9]/.test(text.slice(dot + 1 + ASSET_PRECISION));
+}
+
 export function parsePlaceOrder(
   cmd: PlaceOrderCommand,
   lookup: (symbol: string) => Instrument | undefined,
@@ -93,10 +105,12 @@ export function parsePlaceOrder(
     if (!cmd.price) return apiError('MANDATORY_PARAM', 'price');
     price = parseScaled(cmd.price, instrument.tickDecimals);
     if (price === ScaledParse.Malformed) return apiError('ILLEGAL_CHARS', 'price', DECIMAL_PATTERN);
+    if (exceedsAssetPrecision(cmd.price)) return apiError('BAD_PRECISION', 'price');
     if (price <= 0 || !Number.isFinite(price)) return apiError('FILTER_FAILURE', 'PRICE_FILTER');
   }
   const quantity = parseScaled(cmd.quantity, instrument.lotDecimals);
   if (quantity === ScaledParse.Malformed) return apiError('ILLEGAL_CHARS', 'quantity', DECIMAL_PATTERN);
+  if (exceedsAssetPrecision(cmd.quantity)) return apiError('BAD_PRECISION', 'quantity');
   if (quantity < instrument.minQty || quantity > instrument.maxQty) return apiError('FILTER_FAILURE', 'LOT_SIZE');
 
   if (type !== 'MARKET') {
