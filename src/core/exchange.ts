@@ -113,6 +113,8 @@ export interface FlushResult {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Times above this are microseconds (as for `timestamp` in api/auth.ts). */
+const MICROSECOND_THRESHOLD = 100_000_000_000_000;
 const CLIENT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export class Exchange implements CounterpartyVenue, CoreState {
@@ -233,7 +235,10 @@ export class Exchange implements CounterpartyVenue, CoreState {
   }
 
   /** myTrades (spec 4.1 rule 1, binance-facts §3.14). */
-  myTrades(q: TradesQuery): AccountTrade[] | ApiError {
+  myTrades(query: TradesQuery): AccountTrade[] | ApiError {
+    // binance-facts §1.1: startTime and endTime are accepted in ms or µs, like timestamp.
+    const ms = (t: number | undefined) => (t !== undefined && t > MICROSECOND_THRESHOLD ? Math.floor(t / 1000) : t);
+    const q = { ...query, startTime: ms(query.startTime), endTime: ms(query.endTime) };
     if (!q.symbol) return apiError('MANDATORY_PARAM', 'symbol');
     if (this.instrument(q.symbol) === undefined) return apiError('BAD_SYMBOL');
     const hasRange = q.startTime !== undefined || q.endTime !== undefined;
