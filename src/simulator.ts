@@ -1,8 +1,12 @@
-// The running simulator: configuration -> exchange core -> service -> listeners, plus the driver
-// that runs the counterparty generator every `driver_tick_ms` and publishes a depth batch every
-// `depth_update_ms` (spec 1.6). `stop()` closes every socket and timer.
+// The running simulator (API.md section 3): configuration -> exchange core -> service ->
+// listeners (REST, WebSockets, control API), the driver that runs the counterparty generator
+// every `driver_tick_ms` and publishes a depth batch every `depth_update_ms` (spec 1.6), the
+// faults, stats and journal. With `sim.clock = "manual"` nothing runs on timers: advanceTime()
+// drives the generator, batches, timed faults, listen-key expiry and pings. `stop()` closes
+// every socket and timer.
 
 import { existsSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -15,7 +19,11 @@ import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
+import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
+import type { Reply } from './api/service.ts';
+import { Faults } from './faults.ts';
+import { Journal, type JournalEntry } from './journal.ts';
 import { Stats } from './stats.ts';
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,12 +49,14 @@ export class Simulator {
   readonly urls: SimulatorUrls;
   readonly ports: { readonly http: number; readonly https: number };
   readonly credentials: { readonly apiKey: string; readonly apiSecret: string };
+  readonly faults: Faults;
   private readonly eventListeners = new Set<EventListener>();
   private readonly batchListeners = new Set<BatchListener>();
   private driver: NodeJS.Timeout | null = null;
   private lastFlush: number;
   private stopped: Promise<void> | null = null;
   readonly statistics: Stats;
+  private readonly journal = new Journal();
 
   private constructor(
     readonly config: Config,
@@ -55,6 +65,7 @@ export class Simulator {
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
     readonly gateway: WsGateway,
+    heldRest: Set<ServerResponse>,
   ) {
     const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
     this.ports = { http: listeners.httpPort, https: listeners.httpsPort };
@@ -71,6 +82,7 @@ export class Simulator {
     this.onDepthBatch((batch) => this.statistics.recordBatch(batch));
     this.onEvents((events) => gateway.publishEvents(events));
     this.onDepthBatch((batch) => gateway.publishBatch(batch.diffs, batch.touches));
+    this.onEvents((events) => this.journalEvents(events));
     gateway.attach(listeners.http);
     gateway.attach(listeners.https);
     for (const server of [listeners.http, listeners.https]) {
@@ -79,15 +91,26 @@ export class Simulator {
         socket.once('close', () => this.statistics.connections--);
       });
     }
+    this.faults = new Faults({
+      service,
+      exchange,
+      gateway,
+      heldRest,
+      now: () => clock.now(),
+      publish: (events) => this.publish(events),
+      setClockOffsetMs: (ms) => this.setClockOffsetMs(ms),
+      configuredOffsetMs: config.sim.clock_offset_ms,
+    });
+    this.faults.schedule(config.sim.faults, this.baseTime());
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
     const config = loadConfig(options);
     const sim = config.sim;
-    const clock: Clock =
-      sim.clock === 'manual'
-        ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
-        : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
+    const manual = sim.clock === 'manual';
+    const clock: Clock = manual
+      ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
+      : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
     const exchange = new Exchange(config, clock.now());
     const ed25519 = sim.account.ed25519_public_key_file;
     const service = new Service(
@@ -102,25 +125,31 @@ export class Simulator {
       (message, error) => console.error(`spot-sim: ${message}:`, error),
     );
     let simulator: Simulator | undefined;
+    const heldRest = new Set<ServerResponse>();
     const handler = createRestHandler({
       service,
       publish: (events) => simulator?.publish(events),
-      onReply: (endpointId, reply) => simulator?.statistics.recordReply(endpointId, reply, 'rest'),
+      onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'rest'),
+      held: heldRest,
+      extraRoutes: createControlRoutes(() => simulator, { enabled: sim.control_api, bind: sim.bind, token: sim.control_token }),
     });
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
     const gateway = new WsGateway({
       service,
       wire: new EventWire(exchange, service.wire),
       monotonicNow: () => performance.now(),
+      heartbeatNow: manual ? () => clock.now() : () => performance.now(),
       pingIntervalMs: sim.ping_interval_ms,
       pongTimeoutMs: sim.pong_timeout_ms,
       publish: (events) => simulator?.publish(events),
-      onReply: (endpointId, reply) => simulator?.statistics.recordReply(endpointId, reply, 'ws'),
+      onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, exchange, service, clock, listeners, gateway);
-    gateway.startHeartbeat();
-    if (sim.clock !== 'manual') simulator.startDriver();
+    simulator = new Simulator(config, exchange, service, clock, listeners, gateway, heldRest);
+    if (!manual) {
+      gateway.startHeartbeat();
+      simulator.startDriver();
+    }
     return simulator;
   }
 
@@ -144,17 +173,82 @@ export class Simulator {
   /** With `sim.clock = "manual"`: moves time on, running the driver as if that much had passed. */
   advanceTime(ms: number): void {
     if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advanceTime needs a non-negative number of ms (${ms})`);
     const tick = this.config.sim.driver_tick_ms;
     for (let left = ms; left > 0; left -= tick) {
       this.clock.advance(Math.min(tick, left));
       this.tick(Infinity);
+      this.gateway.heartbeat(this.clock.now());
     }
+  }
+
+  /** Counters of spec 1.7 and 4.5 (API.md section 3). */
+  stats() {
+    const s = this.statistics;
+    return {
+      connections: s.connections,
+      orders: s.orders,
+      rejects: s.rejects,
+      cancels: s.cancels,
+      replaces: s.replaces,
+      fills: s.fills,
+      openOrders: this.exchange.openOrderCount(),
+      publicTrades: s.publicTrades,
+      depthDiffs: s.depthDiffs,
+      tickers: s.tickers,
+      snapshots: s.snapshots,
+      restRequests: s.restRequests,
+      wsApiRequests: s.wsApiRequests,
+      rateLimited: s.rateLimited,
+      authErrors: s.authErrors,
+      position: s.position(),
+      touch: s.touch(),
+      duplicateClientOrderIds: s.duplicateClientOrderIds,
+      slowConsumersDisconnected: this.gateway.slowConsumersCut,
+      faults: this.faults.counters(),
+      sinceMark: s.sinceMark(),
+    };
+  }
+
+  /** Starts the "since mark" counters. */
+  mark(): void {
+    this.statistics.mark();
+  }
+
+  /** The client order ids of the account's open orders, oldest first. */
+  openClientOrderIds(): string[] {
+    const open = this.exchange.openOrders();
+    return Array.isArray(open) ? open.map((o) => o.clientOrderId) : [];
+  }
+
+  /** The recent requests, replies and events (bounded), oldest first. */
+  recentJournal(): JournalEntry[] {
+    return this.journal.recent();
+  }
+
+  /**
+   * Back to the starting state without restarting the listeners: book, balances, ids, trade
+   * log, limits, listen keys and faults. Open WebSockets are closed, because update ids and
+   * order ids start over and a client must resync; clients reconnect as after any drop.
+   */
+  reset(): void {
+    this.faults.clear();
+    this.gateway.dropConnections(['market', 'api', 'user']);
+    const now = this.clock.now();
+    this.exchange.resetTo(now);
+    this.service.limits.reset();
+    this.service.listenKeys.clear();
+    this.statistics.forgetClientOrderIds();
+    this.statistics.mark();
+    this.journal.clear();
+    this.lastFlush = now;
   }
 
   async stop(): Promise<void> {
     this.stopped ??= (async () => {
       if (this.driver !== null) clearInterval(this.driver);
       this.driver = null;
+      this.faults.clear();
       this.gateway.closeAll();
       await Promise.all([closeServer(this.listeners.http), closeServer(this.listeners.https)]);
     })();
@@ -165,13 +259,24 @@ export class Simulator {
     await this.stop();
   }
 
+  /** The stats line of spec 1.7. */
+  statsLine(): string {
+    return this.statistics.line();
+  }
+
   private startDriver(): void {
     this.driver = setInterval(() => this.tick(MAX_CATCH_UP_STEPS), this.config.sim.driver_tick_ms);
     this.driver.unref();
   }
 
+  /** Server time without the clock offset: the time timed faults are scheduled on. */
+  private baseTime(): number {
+    return this.clock.now() - this.clock.offsetMs;
+  }
+
   private tick(maxSteps: number): void {
     const now = this.clock.now();
+    this.faults.tick(now - this.clock.offsetMs);
     const events = this.exchange.advance(now, maxSteps);
     if (events.length > 0) this.publish(events);
     const expired = this.service.listenKeys.expire(now);
@@ -183,9 +288,37 @@ export class Simulator {
     }
   }
 
-  /** The stats line of spec 1.7. */
-  statsLine(): string {
-    return this.statistics.line();
+  /** Fault `set_clock_offset_ms`: server time jumps; the generator grid and batches jump with it. */
+  private setClockOffsetMs(ms: number): void {
+    const delta = ms - this.clock.offsetMs;
+    if (delta === 0) return;
+    this.clock.setOffsetMs(ms);
+    this.exchange.shiftTime(delta);
+    this.lastFlush += delta;
+  }
+
+  private recordReply(endpointId: string | undefined, reply: Reply, transport: 'rest' | 'ws'): void {
+    this.statistics.recordReply(endpointId, reply, transport);
+    this.journal.add({
+      time: this.clock.now(),
+      kind: transport === 'rest' ? 'rest' : 'ws-api',
+      what: endpointId ?? 'unknown route',
+      status: reply.status,
+      detail: JSON.stringify(reply.body) ?? '',
+    });
+  }
+
+  private journalEvents(events: readonly CoreEvent[]): void {
+    for (const e of events) {
+      if (e.type !== 'execution') continue;
+      const o = e.order;
+      this.journal.add({
+        time: e.eventTime,
+        kind: 'event',
+        what: 'executionReport',
+        detail: `${e.executionType} ${o.symbol} ${o.side} ${o.type} orderId=${o.orderId} clientOrderId=${o.clientOrderId} status=${o.status}`,
+      });
+    }
   }
 
   private publish(events: readonly CoreEvent[]): void {

@@ -24,17 +24,71 @@ export class Stats {
   wsApiRequests = 0;
   rateLimited = 0;
   authErrors = 0;
+  cancelAlls = 0;
+  openOrderQueries = 0;
+  myTradesQueries = 0;
+  sessionsOpened = 0;
+  /** Client order ids accepted again after the first order with that id ended (spec 4.5). */
+  duplicateClientOrderIds = 0;
+  private readonly seenClientOrderIds = new Set<string>();
+  private markBase = this.markable();
+  private minOpenOrders: number;
 
-  constructor(private readonly exchange: Exchange) {}
+  constructor(private readonly exchange: Exchange) {
+    this.minOpenOrders = exchange.openOrderCount();
+  }
+
+  /** After a reset ids start over: earlier ids no longer count as duplicates. */
+  forgetClientOrderIds(): void {
+    this.seenClientOrderIds.clear();
+  }
+
+  /** Starts the "since mark" counters (spec 4.5). */
+  mark(): void {
+    this.markBase = this.markable();
+    this.minOpenOrders = this.exchange.openOrderCount();
+  }
+
+  sinceMark() {
+    const now = this.markable();
+    const base = this.markBase;
+    return {
+      minOpenOrders: Math.min(this.minOpenOrders, this.exchange.openOrderCount()),
+      orders: now.orders - base.orders,
+      cancels: now.cancels - base.cancels,
+      fills: now.fills - base.fills,
+      cancelAlls: now.cancelAlls - base.cancelAlls,
+      openOrderQueries: now.openOrderQueries - base.openOrderQueries,
+      myTradesQueries: now.myTradesQueries - base.myTradesQueries,
+      sessionsOpened: now.sessionsOpened - base.sessionsOpened,
+    };
+  }
+
+  private markable() {
+    return {
+      orders: this.orders,
+      cancels: this.cancels,
+      fills: this.fills,
+      cancelAlls: this.cancelAlls,
+      openOrderQueries: this.openOrderQueries,
+      myTradesQueries: this.myTradesQueries,
+      sessionsOpened: this.sessionsOpened,
+    };
+  }
 
   recordEvents(events: readonly CoreEvent[]): void {
+    this.noteOpenOrders();
     for (const e of events) {
       if (e.type === 'trade') this.publicTrades++;
       else if (e.type === 'execution') {
         switch (e.executionType) {
-          case 'NEW':
+          case 'NEW': {
             this.orders++;
+            const id = e.order.clientOrderId;
+            if (this.seenClientOrderIds.has(id)) this.duplicateClientOrderIds++;
+            else this.seenClientOrderIds.add(id);
             break;
+          }
           case 'TRADE':
             this.fills++;
             break;
@@ -52,6 +106,11 @@ export class Stats {
     }
   }
 
+  private noteOpenOrders(): void {
+    const open = this.exchange.openOrderCount();
+    if (open < this.minOpenOrders) this.minOpenOrders = open;
+  }
+
   recordBatch(batch: { diffs: readonly DepthDiff[]; touches: readonly Touch[] }): void {
     this.depthDiffs += batch.diffs.length;
     this.tickers += batch.touches.length;
@@ -63,7 +122,13 @@ export class Stats {
     if (reply.status === 429 || reply.status === 418) this.rateLimited++;
     const code = (reply.body as { code?: number } | null)?.code;
     if (code !== undefined && AUTH_ERROR_CODES.has(code)) this.authErrors++;
-    if (endpointId === 'depth' && reply.status === 200) this.snapshots++;
+    if (reply.status === 200) {
+      if (endpointId === 'depth') this.snapshots++;
+      else if (endpointId === 'openOrders.cancelAll') this.cancelAlls++;
+      else if (endpointId === 'openOrders.status') this.openOrderQueries++;
+      else if (endpointId === 'myTrades') this.myTradesQueries++;
+      else if (endpointId === 'session.logon') this.sessionsOpened++;
+    }
     // Refusals before the matching engine (filters, parameters, limits); ME rejections are
     // counted from their REJECTED reports.
     if (endpointId !== undefined && ORDER_ENDPOINTS.has(endpointId) && reply.status !== 200 && !reply.events.some((e) => e.type === 'execution' && e.executionType === 'REJECTED')) {

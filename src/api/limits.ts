@@ -76,6 +76,14 @@ export class RateLimits {
     };
   }
 
+  /** An injected refusal (faults): 429 -1003, or 418 "IP banned" until the minute window resets. */
+  injectedRefusal(kind: 'rateLimit' | 'ban', now: number): LimitRefusal {
+    const retryAtMs = this.weight.resetsAt(now);
+    const error =
+      kind === 'ban' ? apiError('IP_BANNED', retryAtMs) : apiError('TOO_MUCH_WEIGHT', this.config.weight_per_minute, '1m');
+    return { error, retryAfterSeconds: this.weight.secondsToReset(now), retryAtMs };
+  }
+
   /** Gives weight back (successful order requests weigh 0, binance-facts 2026-04-02). */
   refundWeight(weight: number, now: number): void {
     this.weight.add(-weight, now);

@@ -14,6 +14,7 @@ import { RateLimits } from './limits.ts';
 import { ListenKeys } from './listen-keys.ts';
 import type { Params } from './params.ts';
 import type { ConnectionControl } from './session.ts';
+import { FaultState } from './fault-state.ts';
 import { Wire } from './wire.ts';
 
 export interface Reply {
@@ -36,6 +37,9 @@ export interface RequestMeta {
   readonly connection?: ConnectionControl;
 }
 
+/** A reference ME message (binance-facts §2.3) for injected rejections: a venue-side refusal. */
+export const INJECTED_REJECT_MESSAGE = 'Market is closed.';
+
 export type ErrorLogger = (message: string, error: unknown) => void;
 
 export class Service {
@@ -43,6 +47,7 @@ export class Service {
   readonly auth: Authenticator;
   readonly limits: RateLimits;
   readonly listenKeys: ListenKeys;
+  readonly faults = new FaultState();
 
   constructor(
     readonly config: Config,
@@ -65,14 +70,22 @@ export class Service {
     } catch {
       // A malformed parameter the weight depends on: the handler reports it.
     }
+    for (const kind of ['ban', 'rateLimit'] as const) {
+      if (!this.faults.take(kind)) continue;
+      const injected = this.limits.injectedRefusal(kind, now);
+      return this.refused(injected.error, now, endpoint, injected.retryAfterSeconds, injected.retryAtMs);
+    }
     const refusal = this.limits.chargeWeight(weight, now);
     if (refusal !== null) return this.refused(refusal.error, now, endpoint, refusal.retryAfterSeconds, refusal.retryAtMs);
 
     if (endpoint.ed25519Only && !this.auth.isEd25519) return this.error(apiError('LOGON_NOT_SUPPORTED'), now, endpoint);
     if (endpoint.security !== 'NONE') {
+      // fail_next_auth: as if the key had been revoked (spec 7: 401 / -2015).
+      if (this.faults.take('failAuth')) return this.error(apiError('REJECTED_API_KEY'), now, endpoint);
       const keyError = this.auth.checkApiKey(meta.apiKey);
       if (keyError !== null) return this.error(keyError, now, endpoint);
       if (endpoint.security === 'SIGNED') {
+        if (this.faults.take('failTimestamp')) return this.error(apiError('TIMESTAMP_OUTSIDE_RECV_WINDOW'), now, endpoint);
         const signError = this.auth.checkSigned(params, now, meta.sessionAuthenticated === true);
         if (signError !== null) return this.error(signError, now, endpoint);
       }
@@ -80,6 +93,8 @@ export class Service {
     if (endpoint.countsOrder) {
       const orderRefusal = this.limits.chargeOrder(now);
       if (orderRefusal !== null) return this.refused(orderRefusal.error, now, endpoint, orderRefusal.retryAfterSeconds, orderRefusal.retryAtMs);
+      // reject_next_orders: refused before the matching engine, nothing changes (spec 4.5).
+      if (endpoint.id === 'order.place' && this.faults.take('rejectOrder')) return this.error(apiError('ORDER_REJECTED', INJECTED_REJECT_MESSAGE), now, endpoint);
     }
 
     const ctx: HandlerContext = { service: this, exchange: this.exchange, now, events: [], connection: meta.connection };

@@ -41,7 +41,7 @@ export class CounterpartyGenerator {
     instruments: readonly Instrument[],
     private readonly rng: Rng,
     readonly stepMs: number,
-    private readonly startTime: number,
+    private startTime: number,
   ) {
     this.stepSeconds = stepMs / 1000;
     this.limitNotional = [Number(config.limit_notional_min), Number(config.limit_notional_max)];
@@ -75,6 +75,11 @@ export class CounterpartyGenerator {
         }
       }
     }
+  }
+
+  /** The server clock jumped (clock offset changed): the step grid moves with it, no catch-up. */
+  shiftTime(deltaMs: number): void {
+    this.startTime += deltaMs;
   }
 
   /**

@@ -27,6 +27,8 @@ export interface RestOptions {
   readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
   /** Observes every API reply (stats). */
   readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
+  /** Requests swallowed while REST is unresponsive (fault); released when it is switched off. */
+  readonly held?: Set<ServerResponse>;
 }
 
 export function createRestHandler(options: RestOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -41,6 +43,12 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     readBody(req, (body) => {
       if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
       if (options.extraRoutes?.(req, res, path, body)) return;
+      if (service.faults.restUnresponsive && options.held !== undefined) {
+        // set_rest_unresponsive: no reply at all, the request is not carried out (spec 4.5).
+        options.held.add(res);
+        res.once('close', () => options.held!.delete(res));
+        return;
+      }
       const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
       if (endpoint === undefined) {
         const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;

@@ -4,6 +4,7 @@
 // is serialized once; only the thin wrapper differs per sink.
 
 import type { EventWire } from '../api/event-wire.ts';
+import type { FaultState } from '../api/fault-state.ts';
 import type { CoreEvent } from '../core/types.ts';
 import type { Peer } from './ws-peer.ts';
 
@@ -14,8 +15,26 @@ export type UserSink =
 
 export class UserStreams {
   private readonly sinks = new Set<UserSink>();
+  /** While set, deliveries are collected here instead of sent (a delayed WS API ack). */
+  private captured: string[] | null = null;
 
-  constructor(private readonly wire: EventWire) {}
+  constructor(
+    private readonly wire: EventWire,
+    private readonly faults: FaultState,
+  ) {}
+
+  /** Runs `fn`, collecting the user payloads it would deliver; the caller delivers them later. */
+  capture(fn: () => void): string[] {
+    const outer = this.captured;
+    const mine: string[] = [];
+    this.captured = mine;
+    try {
+      fn();
+    } finally {
+      this.captured = outer;
+    }
+    return mine;
+  }
 
   add(sink: UserSink): void {
     this.sinks.add(sink);
@@ -44,10 +63,24 @@ export class UserStreams {
     return out;
   }
 
-  /** Sends already serialized events to every sink. */
+  /**
+   * Sends already serialized events to every sink. A muted stream drops them for good (spec
+   * 4.5: nothing replays); `duplicate_next_user_events` sends an event twice.
+   */
   deliver(payloads: readonly string[]): void {
     if (payloads.length === 0) return;
-    for (const sink of this.sinks) for (const p of payloads) sink.peer.send(wrap(sink, p));
+    if (this.captured !== null) {
+      this.captured.push(...payloads);
+      return;
+    }
+    if (this.faults.userStreamMuted) return;
+    for (const p of payloads) {
+      const times = this.faults.take('duplicateUserEvent') ? 2 : 1;
+      for (const sink of this.sinks) {
+        const frame = wrap(sink, p);
+        for (let i = 0; i < times; i++) sink.peer.send(frame);
+      }
+    }
   }
 
   /** A listen key's validity passed: `listenKeyExpired` to its sinks, which then stop. */
@@ -55,7 +88,7 @@ export class UserStreams {
     const payload = this.wire.listenKeyExpired(listenKey, now);
     for (const sink of this.sinks) {
       if (sink.form === 'api' || sink.listenKey !== listenKey) continue;
-      sink.peer.send(wrap(sink, payload));
+      if (!this.faults.userStreamMuted) sink.peer.send(wrap(sink, payload));
       this.sinks.delete(sink);
     }
   }
@@ -69,12 +102,6 @@ export class UserStreams {
     return [...this.sinks].filter((s) => s.peer === peer);
   }
 
-  /** Closes the peers of every legacy listen-key sink; returns how many peers. */
-  legacyPeers(): Set<Peer> {
-    const peers = new Set<Peer>();
-    for (const sink of this.sinks) if (sink.form === 'raw') peers.add(sink.peer);
-    return peers;
-  }
 }
 
 export function wrap(sink: UserSink, payload: string): string {

@@ -4,6 +4,7 @@
 // events are published only after its response is sent (spec 4.4). Session logon and user-data
 // subscriptions live on the connection (ConnectionControl).
 
+import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
 import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
 import { parseWsParams } from '../api/params.ts';
@@ -22,6 +23,14 @@ const ID_STRING = /^[A-Za-z0-9_-]{0,36}$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const VERSION_PREFIX = /^v[0-9]+\//;
+/** The order responses `set_ack_delay_ms` delays (spec 4.5), with their user events. */
+const DELAYABLE = new Set(['order.place', 'order.cancel', 'order.cancelReplace', 'order.amend.keepPriority', 'openOrders.cancelAll']);
+
+interface Outgoing {
+  readonly dueAt: number;
+  readonly frame: string | null;
+  readonly userPayloads: readonly string[];
+}
 
 export interface WsApiHooks {
   readonly service: Service;
@@ -35,6 +44,9 @@ export class WsApiConnection implements ConnectionControl {
   private session: { apiKey: string; since: number } | null = null;
   private readonly subscriptions = new Map<number, UserSink & { form: 'api' }>();
   private nextSubscriptionId = 0;
+  /** Replies held back by an ack delay; later replies queue behind them to keep their order. */
+  private readonly outgoing: Outgoing[] = [];
+  private drainTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly peer: Peer,
@@ -43,6 +55,8 @@ export class WsApiConnection implements ConnectionControl {
   ) {
     peer.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     peer.ws.once('close', () => {
+      if (this.drainTimer !== null) clearTimeout(this.drainTimer);
+      this.outgoing.length = 0;
       for (const sink of this.subscriptions.values()) hooks.users.remove(sink);
       this.subscriptions.clear();
     });
@@ -82,8 +96,36 @@ export class WsApiConnection implements ConnectionControl {
       reply = service.error(error, service.clock.now(), endpoint);
     }
     this.hooks.onReply?.(endpoint.id, reply);
-    this.send(this.replyFrame(idJson, reply, endpoint, returnRateLimits));
-    if (reply.events.length > 0) this.hooks.publish(reply.events);
+    const faults = service.faults;
+    // swallow_next_ws_api_responses: carried out, but no reply (spec 4.5).
+    const frame = faults.take('swallowWsApi') ? null : this.replyFrame(idJson, reply, endpoint, returnRateLimits);
+    const delay = DELAYABLE.has(endpoint.id) ? faults.ackDelayMs : 0;
+    if (delay === 0 && this.outgoing.length === 0) {
+      if (frame !== null) this.send(frame);
+      if (reply.events.length > 0) this.hooks.publish(reply.events);
+      return;
+    }
+    // An ack delay: market data goes out now; the reply and the user events it caused follow
+    // after the delay, in request order.
+    const userPayloads = reply.events.length > 0 ? this.hooks.users.capture(() => this.hooks.publish(reply.events)) : [];
+    const last = this.outgoing.at(-1)?.dueAt ?? 0;
+    this.outgoing.push({ dueAt: Math.max(performance.now() + delay, last), frame, userPayloads });
+    this.scheduleDrain();
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainTimer !== null || this.outgoing.length === 0) return;
+    const wait = Math.max(0, this.outgoing[0]!.dueAt - performance.now());
+    this.drainTimer = setTimeout(() => {
+      this.drainTimer = null;
+      const now = performance.now();
+      while (this.outgoing.length > 0 && this.outgoing[0]!.dueAt <= now) {
+        const next = this.outgoing.shift()!;
+        if (next.frame !== null) this.send(next.frame);
+        this.hooks.users.deliver(next.userPayloads);
+      }
+      this.scheduleDrain();
+    }, wait);
   }
 
   private parse(text: string | null):

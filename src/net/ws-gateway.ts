@@ -18,8 +18,10 @@ import { MAX_FRAME_BYTES, Peer, type PeerKind } from './ws-peer.ts';
 export interface GatewayOptions {
   readonly service: Service;
   readonly wire: EventWire;
-  /** Monotonic ms for heartbeats and message rates (never the simulated clock). */
+  /** Monotonic ms for message rates (never the simulated clock). */
   readonly monotonicNow: () => number;
+  /** The time heartbeats run on: monotonic ms, or the manual clock (pings follow advanceTime). */
+  readonly heartbeatNow: () => number;
   readonly pingIntervalMs: number;
   readonly pongTimeoutMs: number;
   /** Hands a WS API request's events to the simulator (which publishes them everywhere). */
@@ -38,7 +40,7 @@ export class WsGateway {
 
   constructor(private readonly options: GatewayOptions) {
     const { service } = options;
-    this.users = new UserStreams(options.wire);
+    this.users = new UserStreams(options.wire, service.faults);
     this.market = new MarketStreams(
       service.exchange.instruments.map((i) => i.symbol),
       options.wire,
@@ -59,7 +61,7 @@ export class WsGateway {
     this.heartbeatTimer.unref();
   }
 
-  heartbeat(now = this.options.monotonicNow()): void {
+  heartbeat(now = this.options.heartbeatNow()): void {
     for (const peer of this.peers) peer.heartbeat(now, this.options.pingIntervalMs, this.options.pongTimeoutMs);
   }
 
@@ -98,6 +100,17 @@ export class WsGateway {
 
   marketConnections(): ReadonlySet<MarketConnection> {
     return this.market.connections;
+  }
+
+  /** Fault `send_malformed_frames`: one non-JSON text frame on every connection of the kinds. */
+  sendMalformedFrames(kinds: readonly PeerKind[]): number {
+    let n = 0;
+    for (const peer of this.peers) {
+      if (!kinds.includes(peer.kind)) continue;
+      peer.send('<<spot-sim: malformed frame>>');
+      n++;
+    }
+    return n;
   }
 
   closeAll(): void {
@@ -147,7 +160,7 @@ export class WsGateway {
 
   private accept(req: IncomingMessage, socket: Duplex, head: Buffer, kind: PeerKind, open: (peer: Peer) => void): void {
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      const peer = new Peer(ws, kind, this.options.service.clock.now(), this.options.monotonicNow(), () => {
+      const peer = new Peer(ws, kind, this.options.service.clock.now(), this.options.heartbeatNow(), () => {
         this.slowConsumersCut++;
         this.options.onSlowConsumer?.();
       });

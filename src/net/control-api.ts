@@ -1,0 +1,144 @@
+// The HTTP control API (API.md section 5) under `/sim/v1/`, on both listeners, so a bot written
+// in any language can drive the faults of a standalone server: `POST /sim/v1/faults/<method>`
+// with the method's arguments by name, `GET /sim/v1/stats`, `POST /sim/v1/mark`,
+// `GET /sim/v1/open-client-order-ids` (plus `POST /sim/v1/reset` and `/sim/v1/advance-time`).
+// Off for a non-loopback bind unless `control_token` is set; then a bearer token is required.
+
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FaultError, type Faults } from '../faults.ts';
+import { sendJson } from './rest-server.ts';
+
+export const CONTROL_PREFIX = '/sim/v1/';
+
+/** Each fault method's arguments by name, in call order (API.md §6). */
+export const FAULT_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  dropMarketDataConnections: [],
+  dropWsApiConnections: ['includeUserStreams'],
+  skipNextDepthUpdate: [],
+  failNextTimestamp: [],
+  setRestUnresponsive: ['on'],
+  setAckDelayMs: ['ms'],
+  rejectNextOrders: ['k'],
+  rateLimitNextRequests: ['k'],
+  setClockOffsetMs: ['ms'],
+  expireListenKeys: [],
+  swallowNextWsApiResponses: ['k'],
+  duplicateNextUserEvents: ['k'],
+  setUserStreamMuted: ['muted'],
+  fillOpenOrder: ['orderId', 'qty'],
+  banNextRequests: ['k'],
+  failNextAuth: ['k'],
+  sendMalformedFrames: ['md', 'wsApi'],
+  clear: [],
+};
+
+export interface ControlHost {
+  readonly faults: Faults;
+  stats(): unknown;
+  mark(): void;
+  openClientOrderIds(): string[];
+  reset(): void;
+  advanceTime(ms: number): void;
+}
+
+export interface ControlOptions {
+  readonly enabled: boolean;
+  readonly bind: string;
+  readonly token?: string;
+}
+
+/** Whether the control API is served (API.md §5: loopback binds, or any bind with a token). */
+export function controlApiServed(options: ControlOptions): boolean {
+  return options.enabled && (isLoopback(options.bind) || options.token !== undefined);
+}
+
+export function isLoopback(bind: string): boolean {
+  return bind === 'localhost' || bind === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bind);
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
+
+export function createControlRoutes(host: () => ControlHost | undefined, options: ControlOptions): Route {
+  if (!controlApiServed(options)) return () => false;
+  const token = options.token === undefined ? null : Buffer.from(`Bearer ${options.token}`);
+  return (req, res, path, body) => {
+    if (!path.startsWith(CONTROL_PREFIX)) return false;
+    const sim = host();
+    if (sim === undefined) return false;
+    if (token !== null) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== token.length || !timingSafeEqual(given, token)) {
+        sendJson(res, 401, { error: 'the control API needs Authorization: Bearer <control_token>' });
+        return true;
+      }
+    }
+    const route = path.slice(CONTROL_PREFIX.length);
+    try {
+      const result = dispatch(sim, req.method ?? 'GET', route, body);
+      if (result === NOT_FOUND) sendJson(res, 404, { error: `unknown control route: ${req.method} ${path}` });
+      else sendJson(res, 200, { result: result ?? null });
+    } catch (error) {
+      if (!(error instanceof FaultError)) throw error;
+      sendJson(res, 400, { error: error.message });
+    }
+    return true;
+  };
+}
+
+const NOT_FOUND = Symbol('not found');
+
+function dispatch(sim: ControlHost, method: string, route: string, body: string): unknown {
+  if (route.startsWith('faults/')) {
+    if (method !== 'POST') return NOT_FOUND;
+    const name = route.slice('faults/'.length);
+    const argNames = Object.hasOwn(FAULT_ARGUMENTS, name) ? FAULT_ARGUMENTS[name]! : undefined;
+    if (argNames === undefined) throw new FaultError(`unknown fault method '${name}'; known: ${Object.keys(FAULT_ARGUMENTS).join(', ')}`);
+    const args = argumentsOf(body, argNames);
+    const fn = (sim.faults as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
+    return fn.apply(sim.faults, args);
+  }
+  switch (`${method} ${route}`) {
+    case 'GET stats':
+      return sim.stats();
+    case 'POST mark':
+      sim.mark();
+      return null;
+    case 'GET open-client-order-ids':
+      return sim.openClientOrderIds();
+    case 'POST reset':
+      sim.reset();
+      return null;
+    case 'POST advance-time': {
+      const [ms] = argumentsOf(body, ['ms']);
+      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) throw new FaultError('ms must be a non-negative integer');
+      try {
+        sim.advanceTime(ms);
+      } catch (error) {
+        throw new FaultError(error instanceof Error ? error.message : String(error));
+      }
+      return null;
+    }
+    default:
+      return NOT_FOUND;
+  }
+}
+
+/** The JSON body's named arguments in call order; missing or unknown names are refused. */
+function argumentsOf(body: string, names: readonly string[]): unknown[] {
+  let parsed: unknown = {};
+  if (body.trim() !== '') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new FaultError('the body must be a JSON object of named arguments');
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FaultError('the body must be a JSON object of named arguments');
+  const given = parsed as Record<string, unknown>;
+  const unknown = Object.keys(given).filter((k) => !names.includes(k));
+  if (unknown.length > 0) throw new FaultError(`unknown argument '${unknown[0]}'; expected ${names.length === 0 ? 'none' : names.join(', ')}`);
+  const missing = names.filter((n) => given[n] === undefined);
+  if (missing.length > 0) throw new FaultError(`missing argument '${missing[0]}'`);
+  return names.map((n) => given[n]);
+}
