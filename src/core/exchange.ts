@@ -392,6 +392,19 @@ export class Exchange implements CounterpartyVenue, CoreState {
     return { diffs, touches };
   }
 
+  /**
+   * Back to the starting state at `now` (sim.reset()): exactly what a new Exchange with the same
+   * configuration would hold, in place, so every holder of this object sees the fresh state.
+   */
+  resetTo(now: number): void {
+    Object.assign(this, new Exchange(this.config, now));
+  }
+
+  /** The server clock's offset changed by `deltaMs`: the generator's step grid follows it. */
+  shiftTime(deltaMs: number): void {
+    this.generator.shiftTime(deltaMs);
+  }
+
   /** Fault `skip_next_depth_update`: the next batch of each symbol is published silently. */
   skipNextDepthUpdate(symbol?: string): void {
     for (const agg of this.depth) if (symbol === undefined || agg.symbol === symbol) agg.skipNextDiff();
