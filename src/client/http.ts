@@ -1,0 +1,56 @@
+// A small keep-alive HTTP(S) requester over node:http/https for the typed client. The
+// simulator's TLS certificate is self-signed for loopback, so HTTPS does not verify it.
+
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly text: string;
+}
+
+export interface RawRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs?: number;
+}
+
+export class HttpTransport {
+  private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 16 });
+  private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false });
+
+  send(req: RawRequest): Promise<RawResponse> {
+    const url = new URL(req.url);
+    const tls = url.protocol === 'https:';
+    const make = tls ? httpsRequest : httpRequest;
+    return new Promise((resolve, reject) => {
+      const outgoing = make(
+        url,
+        { method: req.method, headers: req.headers, agent: tls ? this.https : this.http, timeout: req.timeoutMs ?? 10_000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: flatten(res.headers), text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        },
+      );
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`timeout after ${req.timeoutMs ?? 10_000} ms: ${req.method} ${url.pathname}`)));
+      outgoing.on('error', reject);
+      outgoing.end(req.body);
+    });
+  }
+
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
+
+function flatten(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
