@@ -1,6 +1,7 @@
 // Every refusal REST can produce from the spec 7 table and the codes of binance-facts §2 the
 // simulator uses, one test per row on each listener: HTTP status, exact code and message, the
 // weight header, and no state change (open orders, balances and the book are as before).
+// The rows only injected faults produce (418, injected 429 / -2015 / -1021 / -2010) follow.
 // Authentication, timestamp and limit rows are in rest.spec.ts and rest-auth-limits.spec.ts;
 // cancelReplace and amend rows in rest-orders.spec.ts; myTrades and listen keys in
 // rest-account.spec.ts.
@@ -172,4 +173,85 @@ test.describe('maxNotional', () => {
     // Exactly at the maximum is fine.
     expect((await client.order({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '2500', quantity: '40', newOrderRespType: 'ACK' })).status).toBe(200);
   });
+});
+
+// The rows of spec 7 that only injected faults produce (spec 4.5): each refuses the next k
+// requests it applies to, changes nothing, and the request after them is served.
+for (const listener of LISTENERS) {
+  test.describe(`injected refusals over ${listener}`, () => {
+    test.use({ listener, simConfig: { clock: 'manual', start_time_ms: 1_700_000_000_000 } });
+
+    const secondsToMinuteEnd = (now: number) => Math.ceil((60_000 - (now % 60_000)) / 1000);
+
+    test('ban_next_requests: 418 -1003 "IP banned until" with Retry-After, for k requests of any kind', async ({ sim, client }) => {
+      const before = await client.state();
+      sim.faults.banNextRequests(2);
+      const windowEnd = sim.now() + secondsToMinuteEnd(sim.now()) * 1000;
+      for (const r of [await client.get('/api/v3/ping'), await client.order(ORDER)]) {
+        expect(r.status).toBe(418);
+        expect(r.body).toEqual({ code: -1003, msg: `Way too much request weight used; IP banned until ${windowEnd}. Please use WebSocket Streams for live updates to avoid bans.` });
+        expect(r.headers['retry-after']).toBe(String(secondsToMinuteEnd(sim.now())));
+      }
+      expect(await client.state()).toEqual(before);
+      expect((await client.get('/api/v3/ping')).status).toBe(200);
+    });
+
+    test('rate_limit_next_requests: 429 -1003 with Retry-After although the weight is far from the limit', async ({ sim, client }) => {
+      sim.faults.rateLimitNextRequests(1);
+      const r = await client.signed('GET', '/api/v3/account');
+      expect(r.status).toBe(429);
+      expect(r.body).toEqual({ code: -1003, msg: 'Too much request weight used; current limit is 6000 request weight per 1m. Please use WebSocket Streams for live updates to avoid polling the API.' });
+      expect(r.headers['retry-after']).toBe(String(secondsToMinuteEnd(sim.now())));
+      expect((await client.signed('GET', '/api/v3/account')).status).toBe(200);
+    });
+
+    test('fail_next_auth: 401 -2015 on the next authenticated request; public ones pass untouched', async ({ sim, client }) => {
+      const before = await client.state();
+      sim.faults.failNextAuth(1);
+      expect((await client.get('/api/v3/ping')).status).toBe(200);
+      const r = await client.order(ORDER);
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
+      expect(await client.state()).toEqual(before);
+    });
+
+    test('fail_next_timestamp: 400 -1021 outside the recvWindow for a well-timed request', async ({ sim, client }) => {
+      const before = await client.state();
+      sim.faults.failNextTimestamp();
+      const r = await client.order(ORDER);
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' });
+      expect(await client.state()).toEqual(before);
+      expect((await client.order(ORDER)).status).toBe(200);
+    });
+
+    test('reject_next_orders: -2010 for k order placements, nothing placed; other requests unaffected', async ({ sim, client }) => {
+      const before = await client.state();
+      sim.faults.rejectNextOrders(2);
+      expect((await client.signed('POST', '/api/v3/order/test', ORDER)).body).toEqual({});
+      for (let i = 0; i < 2; i++) {
+        const r = await client.order(ORDER);
+        expect(r.status).toBe(400);
+        expect(r.body).toEqual({ code: -2010, msg: 'Market is closed.' });
+      }
+      expect(await client.state()).toEqual(before);
+      expect((await client.order(ORDER)).body).toMatchObject({ status: 'NEW' });
+    });
+  });
+}
+
+test('transport refusals: a known path with another method and an unknown path are 404, an oversized URL 414', async ({ client }) => {
+  const wrongMethod = await client.raw('PATCH', '/api/v3/order');
+  expect(wrongMethod.status).toBe(404);
+  expect(wrongMethod.body).toEqual({ code: -1000, msg: 'Not found: PATCH /api/v3/order' });
+  const getStream = await client.keyed('GET', '/api/v3/userDataStream');
+  expect(getStream.status).toBe(404);
+  expect(getStream.body).toEqual({ code: -1000, msg: 'Not found: GET /api/v3/userDataStream' });
+  const unknown = await client.get('/api/v3/ticker/24hr', { symbol: 'BTCUSDT' });
+  expect(unknown.status).toBe(404);
+  expect(unknown.body).toEqual({ code: -1000, msg: 'Not found: /api/v3/ticker/24hr' });
+  const longUrl = await client.get('/api/v3/ping', { pad: 'x'.repeat(9000) });
+  expect(longUrl.status).toBe(414);
+  expect(longUrl.body.code).toBe(-1000);
+  expect((await client.get('/api/v3/ping')).status).toBe(200);
 });

@@ -48,7 +48,7 @@ export interface Reply {
   readonly headers: Record<string, string>;
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 export interface SignedOptions {
   /** Where the parameters and signature go: the query string (default) or a form body. */
