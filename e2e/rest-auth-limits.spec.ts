@@ -98,6 +98,10 @@ test.describe('HMAC payload', () => {
     const b3 = `symbol=ETHUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.001&price=50000&newClientOrderId=mixed-2&timestamp=${client.now()}`;
     const both = await client.raw('POST', `/api/v3/order?${q3}`, { body: `${b3}&signature=${client.signer(q3 + b3)}`, headers: key });
     expect(both.body).toMatchObject({ symbol: 'BTCUSDT', clientOrderId: 'mixed-2' });
+    // @binance/spot style: everything in the query, an empty body labelled JSON.
+    const q4 = `symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.001&price=50000&newClientOrderId=mixed-3&timestamp=${client.now()}`;
+    const jsonLabel = await client.raw('POST', `/api/v3/order?${q4}&signature=${client.signer(q4)}`, { headers: { ...key, 'Content-Type': 'application/json', 'Content-Length': '0' } });
+    expect(jsonLabel.body).toMatchObject({ clientOrderId: 'mixed-3' });
     // Upper-case hex is the same signature (binance-facts §1.3: case-insensitive).
     const upper = await client.signed('GET', '/api/v3/account', {}, { signer: (p) => client.signer(p).toUpperCase() });
     expect(upper.status).toBe(200);
