@@ -250,7 +250,7 @@ test.describe('request weight', () => {
     expect(weightOf(await client.on(sim.urls.https).get('/api/v3/depth', { symbol: 'BTCUSDT' }))).toBe(25);
     for (const base of [sim.urls.http, sim.urls.https]) {
       const refused = await client.on(base).get('/api/v3/ping');
-      expectError(refused, 429, -1003, 'Too much request weight used; current limit is 25 request weight per 1m. Please use WebSocket Streams for live updates to avoid polling the API.');
+      expectError(refused, 429, -1003, 'Too much request weight used; current limit is 25 request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.');
       expect(refused.headers['retry-after']).toBe(String(Math.ceil((60_000 - (sim.now() % 60_000)) / 1000)));
       expect(refused.headers['access-control-expose-headers']).toContain('Retry-After');
     }

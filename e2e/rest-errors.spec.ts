@@ -200,7 +200,7 @@ for (const listener of LISTENERS) {
       sim.faults.rateLimitNextRequests(1);
       const r = await client.signed('GET', '/api/v3/account');
       expect(r.status).toBe(429);
-      expect(r.body).toEqual({ code: -1003, msg: 'Too much request weight used; current limit is 6000 request weight per 1m. Please use WebSocket Streams for live updates to avoid polling the API.' });
+      expect(r.body).toEqual({ code: -1003, msg: 'Too much request weight used; current limit is 6000 request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.' });
       expect(r.headers['retry-after']).toBe(String(secondsToMinuteEnd(sim.now())));
       expect((await client.signed('GET', '/api/v3/account')).status).toBe(200);
     });

@@ -62,6 +62,11 @@ export class EventWire {
     const o = r.order;
     const inst = this.exchange.instrument(o.symbol)!;
     const isCancel = r.executionType === 'CANCELED' && r.cancelClientOrderId !== null;
+    // `w` = on the book now (the NEW report says true, even for a MARKET order, binance-facts
+    // §7.1's documented sequence); `W` only for an order that rests or rested on the book.
+    const rests = o.type !== 'MARKET' && o.timeInForce === 'GTC';
+    const open = o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+    const onBook = r.executionType === 'NEW' || (rests && open);
     const body: Record<string, unknown> = {
       e: 'executionReport',
       E: r.eventTime,
@@ -88,7 +93,7 @@ export class EventWire {
       T: r.eventTime,
       t: r.tradeId,
       I: r.executionId,
-      w: o.isWorking,
+      w: onBook,
       m: r.isMaker,
       M: r.executionType === 'TRADE',
       O: o.time,
@@ -96,7 +101,7 @@ export class EventWire {
       Y: this.wire.quote(inst, r.lastQuote),
       Q: ZERO,
     };
-    if (o.workingTime >= 0) body.W = o.workingTime;
+    if (rests && o.workingTime >= 0) body.W = o.workingTime;
     body.V = STP_MODE;
     if (r.executionType === 'TRADE_PREVENTION') {
       // STP expiry fields (binance-facts §8): the maker's cumulative and last prevented quantity

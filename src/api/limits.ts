@@ -70,7 +70,7 @@ export class RateLimits {
     const used = this.weight.add(weight, now);
     if (used <= this.config.weight_per_minute) return null;
     return {
-      error: apiError('TOO_MUCH_WEIGHT', this.config.weight_per_minute, '1m'),
+      error: apiError('TOO_MUCH_WEIGHT', this.config.weight_per_minute, '1 MINUTE'),
       retryAfterSeconds: this.weight.secondsToReset(now),
       retryAtMs: this.weight.resetsAt(now),
     };
@@ -80,7 +80,7 @@ export class RateLimits {
   injectedRefusal(kind: 'rateLimit' | 'ban', now: number): LimitRefusal {
     const retryAtMs = this.weight.resetsAt(now);
     const error =
-      kind === 'ban' ? apiError('IP_BANNED', retryAtMs) : apiError('TOO_MUCH_WEIGHT', this.config.weight_per_minute, '1m');
+      kind === 'ban' ? apiError('IP_BANNED', retryAtMs) : apiError('TOO_MUCH_WEIGHT', this.config.weight_per_minute, '1 MINUTE');
     return { error, retryAfterSeconds: this.weight.secondsToReset(now), retryAtMs };
   }
 

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 export class ListenKeys {
   private readonly keys = new Map<string, number>(); // key -> expiry (ms)
   private counter = 0;
+  /** Told when a key is deleted (its streams end). */
+  onRemove: ((key: string) => void) | null = null;
 
   constructor(
     private readonly validityMs: number,
@@ -37,7 +39,9 @@ export class ListenKeys {
   }
 
   remove(key: string): boolean {
-    return this.keys.delete(key);
+    const removed = this.keys.delete(key);
+    if (removed) this.onRemove?.(key);
+    return removed;
   }
 
   /** Removes and returns the keys whose validity has passed (or all of them, when forced). */

@@ -162,7 +162,7 @@ export class MarketStreams {
         return { result: null, id };
       }
       case 'LIST_SUBSCRIPTIONS':
-        return { result: [...conn.streams], id };
+        return { result: [...conn.streams].filter((name) => this.isStream(name) || this.users.has(conn.userSinks.get(name))), id };
       case 'SET_PROPERTY': {
         if (typeof params[0] !== 'string') return invalid('Invalid request: property name must be a string', id);
         if (params[0] !== 'combined') return { error: { code: 0, msg: 'Unknown property' }, id };
@@ -246,10 +246,15 @@ export function rawText(data: RawData): string {
   return Buffer.from(data).toString('utf8');
 }
 
-/** Line and column (1-based) of a JSON.parse failure, from the position V8 reports. */
+/**
+ * Line and column (1-based) of a JSON.parse failure: the position V8 reports when it does, else
+ * the first character that cannot start a JSON value, else the end of the text.
+ */
 export function jsonErrorPosition(text: string, error: unknown): [number, number] {
   const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  const pos = match ? Number(match[1]) : text.length;
+  const first = text.search(/\S/);
+  const badStart = first >= 0 && !/[{["\-0-9tfn]/.test(text[first]!) ? first : -1;
+  const pos = match ? Number(match[1]) : badStart >= 0 ? badStart : text.length;
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const column = pos - before.lastIndexOf('\n');

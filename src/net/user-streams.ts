@@ -48,6 +48,23 @@ export class UserStreams {
     for (const sink of this.sinks) if (sink.peer === peer) this.sinks.delete(sink);
   }
 
+  has(sink: UserSink | undefined): boolean {
+    return sink !== undefined && this.sinks.has(sink);
+  }
+
+  /**
+   * A listen key was deleted (DELETE userDataStream): its streams end without an event
+   * (binance-facts §7.2: listenKeyExpired is not sent on a normal close); raw `/ws/<key>`
+   * connections are closed.
+   */
+  closeListenKey(listenKey: string): void {
+    for (const sink of this.sinks) {
+      if (sink.form === 'api' || sink.listenKey !== listenKey) continue;
+      this.sinks.delete(sink);
+      if (sink.form === 'raw') sink.peer.close(1000, 'listen key deleted');
+    }
+  }
+
   get size(): number {
     return this.sinks.size;
   }

@@ -41,6 +41,7 @@ export class WsGateway {
   constructor(private readonly options: GatewayOptions) {
     const { service } = options;
     this.users = new UserStreams(options.wire, service.faults);
+    service.listenKeys.onRemove = (key) => this.users.closeListenKey(key);
     this.market = new MarketStreams(
       service.exchange.instruments.map((i) => i.symbol),
       options.wire,
