@@ -2,7 +2,7 @@
 // recvWindow, timestamp and signature, with each row's exact code and message. HMAC is checked
 // in constant time; an Ed25519 public key is parsed once. Secrets never reach an error or a log.
 
-import { createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { createHmac, createPublicKey, createSecretKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { apiError, type ApiError } from '../core/errors.ts';
 import type { Params } from './params.ts';
 
@@ -22,7 +22,8 @@ export interface Credentials {
 
 export class Authenticator {
   private readonly apiKey: Buffer;
-  private readonly hmacSecret: string;
+  /** The HMAC secret as a key object, made once (a string key is re-encoded on every request). */
+  private readonly hmacKey: KeyObject;
   readonly ed25519Key: KeyObject | null;
 
   constructor(
@@ -30,7 +31,7 @@ export class Authenticator {
     private readonly maxRecvWindowMs: number,
   ) {
     this.apiKey = Buffer.from(credentials.apiKey);
-    this.hmacSecret = credentials.apiSecret;
+    this.hmacKey = createSecretKey(Buffer.from(credentials.apiSecret, 'utf8'));
     this.ed25519Key = credentials.ed25519PublicKeyPem ? createPublicKey(credentials.ed25519PublicKeyPem) : null;
     if (this.ed25519Key !== null && this.ed25519Key.asymmetricKeyType !== 'ed25519') {
       throw new Error('account.ed25519_public_key_file does not hold an Ed25519 public key');
@@ -90,7 +91,7 @@ export class Authenticator {
     }
     // HMAC-SHA256, lowercase or uppercase hex (binance-facts §1.3: case-insensitive).
     if (!/^[0-9a-fA-F]{64}$/.test(signature)) return false;
-    const expected = createHmac('sha256', this.hmacSecret).update(payload).digest();
+    const expected = createHmac('sha256', this.hmacKey).update(payload).digest();
     return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
   }
 }

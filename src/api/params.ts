@@ -65,11 +65,16 @@ export class Params {
 
 /** REST: query string and form body, each as sent (still percent-encoded). */
 export function parseRestParams(query: string, body: string): Params {
-  const values = new Map<string, string>();
   const bodyValues = decodeForm(body);
   const queryValues = decodeForm(query);
-  for (const [k, v] of bodyValues) values.set(k, v);
-  for (const [k, v] of queryValues) values.set(k, v); // the query string wins
+  let values: Map<string, string>;
+  if (bodyValues.size === 0) {
+    values = queryValues; // the common case (GET/DELETE, or all in the query): nothing to merge
+  } else {
+    values = new Map<string, string>();
+    for (const [k, v] of bodyValues) values.set(k, v);
+    for (const [k, v] of queryValues) values.set(k, v); // the query string wins
+  }
   if (values.size > MAX_PARAMS) throw apiError('TOO_MANY_PARAMETERS');
   return new Params(values, withoutSignature(query) + withoutSignature(body));
 }
@@ -114,6 +119,8 @@ function decodeForm(text: string): Map<string, string> {
 }
 
 function decode(text: string, name: string): string {
+  // Most names and values carry no escapes: decoding would return them unchanged.
+  if (text.indexOf('%') < 0 && text.indexOf('+') < 0) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
@@ -124,10 +131,20 @@ function decode(text: string, name: string): string {
 /** The payload minus its `signature=...` pair, wherever it stands. */
 function withoutSignature(text: string): string {
   if (!text.includes('signature=')) return text;
-  return text
-    .split('&')
-    .filter((part) => !part.startsWith('signature='))
-    .join('&');
+  // Same result as split('&') / filter / join('&'), without the intermediate arrays.
+  let out = '';
+  let kept = 0;
+  let start = 0;
+  for (;;) {
+    const amp = text.indexOf('&', start);
+    const end = amp < 0 ? text.length : amp;
+    if (!text.startsWith('signature=', start)) {
+      const part = text.slice(start, end);
+      out = kept++ === 0 ? part : `${out}&${part}`;
+    }
+    if (amp < 0) return out;
+    start = amp + 1;
+  }
 }
 
 export { ApiError };
