@@ -176,6 +176,7 @@ export class Faults {
    */
   clear(): void {
     this.state.clear();
+    this.host.exchange.cancelDepthSkip();
     this.setRestUnresponsive(false);
     this.host.setClockOffsetMs(this.host.configuredOffsetMs);
     this.timed = [];

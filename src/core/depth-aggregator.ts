@@ -35,8 +35,8 @@ export class DepthAggregator {
   }
 
   /** The next flush updates the published book but does not return its diff (a gap). */
-  skipNextDiff(): void {
-    this.skipNext = true;
+  skipNextDiff(skip = true): void {
+    this.skipNext = skip;
   }
 
   /** Publishes the pending batch: returns its diff (or null: nothing pending, or skipped). */

@@ -410,6 +410,11 @@ export class Exchange implements CounterpartyVenue, CoreState {
     for (const agg of this.depth) if (symbol === undefined || agg.symbol === symbol) agg.skipNextDiff();
   }
 
+  /** Cancels a skip not yet taken (faults `clear()`). */
+  cancelDepthSkip(): void {
+    for (const agg of this.depth) agg.skipNextDiff(false);
+  }
+
   /** The events produced since the last command returned (counterparty calls made directly). */
   takeEvents(now: number): CoreEvent[] {
     return this.finish(now);
