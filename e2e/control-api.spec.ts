@@ -1,0 +1,469 @@
+// The HTTP control API (API.md sections 5 and 6) as a bot in another language drives it: plain
+// HTTP(S) requests with Playwright's request context, on both listeners. Every fault method by
+// name with its named arguments, answering `{"result": <return value>}` and taking effect as the
+// in-process call does; stats, mark, open client order ids (and the extra reset and advance-time
+// routes); 400 naming what was wrong; the bearer token; off when disabled or (without a token)
+// on a non-loopback bind.
+import { performance } from 'node:perf_hooks';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, type Faults, type SimConfigInput, type Simulator, type SpotSimClient } from 'spot-sim/fixture';
+import { closeRawConnections, RawWs, stillPending } from './support/raw-ws.ts';
+import { buy, noConnections, refusal, SYMBOL, withSimConfig } from './support/helpers.ts';
+
+type Listener = 'http' | 'https';
+const LISTENERS: readonly Listener[] = ['http', 'https'];
+
+interface ControlReply {
+  readonly status: number;
+  readonly body: any;
+}
+
+/** Raw requests to `/sim/v1/...` on either listener (the fixture certificate accepted). */
+class Control {
+  constructor(
+    private readonly ctx: APIRequestContext,
+    private readonly sim: Simulator,
+  ) {}
+
+  async request(listener: Listener, method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, body?: unknown, headers: Record<string, string> = {}): Promise<ControlReply> {
+    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const res = await this.ctx.fetch(`${this.sim.urls[listener]}/sim/v1/${route}`, {
+      method,
+      data,
+      headers: { ...(data === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: asserted as text
+    }
+    return { status: res.status(), body: parsed };
+  }
+
+  /** `POST /sim/v1/faults/<method>` that must succeed; returns `result`. */
+  async fault(listener: Listener, method: string, args: Record<string, unknown> = {}): Promise<unknown> {
+    const reply = await this.request(listener, 'POST', `faults/${method}`, args);
+    expect(reply, `POST /sim/v1/faults/${method} ${JSON.stringify(args)}`).toMatchObject({ status: 200 });
+    expect(Object.keys(reply.body)).toEqual(['result']);
+    return reply.body.result;
+  }
+}
+
+function configured(simConfig: SimConfigInput) {
+  return withSimConfig(simConfig).extend<{ control: Control }>({
+    control: async ({ playwright, sim }, use) => {
+      const ctx = await playwright.request.newContext({ ignoreHTTPSErrors: true });
+      await use(new Control(ctx, sim));
+      await ctx.dispose();
+    },
+  });
+}
+
+const test = configured({ sim: { generator: { enabled: false } } });
+test.afterEach(closeRawConnections);
+
+// ------------------------------------------------------------------ every fault method
+
+interface Fixtures {
+  readonly sim: Simulator;
+  readonly client: SpotSimClient;
+  readonly faults: Faults;
+}
+interface FaultCase {
+  readonly method: string;
+  /** Calls the method through the control API (on the case's listener) and checks what a client sees. */
+  run(t: Fixtures, call: (args?: Record<string, unknown>) => Promise<unknown>): Promise<void>;
+}
+
+const CASES: readonly FaultCase[] = [
+  {
+    method: 'dropMarketDataConnections',
+    async run({ sim }, call) {
+      await noConnections(sim);
+      const md = await RawWs.open(sim, '/ws/btcusdt@trade');
+      const api = await RawWs.open(sim, '/ws-api/v3');
+      expect(await call()).toBe(1);
+      await md.closedWithin();
+      expect((await api.call('ping')).status).toBe(200);
+    },
+  },
+  {
+    method: 'dropWsApiConnections',
+    async run({ sim, client }, call) {
+      await noConnections(sim);
+      const api = await RawWs.open(sim, '/ws-api/v3');
+      const { listenKey } = await client.rest.startUserDataStream();
+      const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
+      expect(await call({ includeUserStreams: false })).toBe(1);
+      await api.closedWithin();
+      await legacy.barrier();
+      expect(await call({ includeUserStreams: true })).toBe(1);
+      await legacy.closedWithin();
+    },
+  },
+  {
+    method: 'skipNextDepthUpdate',
+    async run({ sim }, call) {
+      // The gap itself is asserted in faults-depth.spec.ts; here: accepted and counted.
+      const before = sim.stats().faults.skippedDepthUpdates;
+      expect(await call()).toBeNull();
+      expect(sim.stats().faults.skippedDepthUpdates).toBe(before + 1);
+    },
+  },
+  {
+    method: 'failNextTimestamp',
+    async run({ client }, call) {
+      expect(await call()).toBeNull();
+      expect(await refusal(client.rest.account())).toMatchObject({ status: 400, code: -1021 });
+      await expect(client.rest.account()).resolves.toMatchObject({ accountType: 'SPOT' });
+    },
+  },
+  {
+    method: 'setRestUnresponsive',
+    async run({ client }, call) {
+      expect(await call({ on: true })).toBeNull();
+      const held = client.rest.time();
+      expect(await stillPending(held, 200)).toBe('pending');
+      // The control API itself stays responsive: that is how REST is switched back on.
+      expect(await call({ on: false })).toBeNull();
+      await expect(held).rejects.toThrow(/socket hang up|ECONNRESET/);
+      await expect(client.rest.ping()).resolves.toEqual({});
+    },
+  },
+  {
+    method: 'setAckDelayMs',
+    async run({ sim }, call) {
+      const api = await RawWs.open(sim, '/ws-api/v3');
+      expect(await call({ ms: 200 })).toBeNull();
+      const sent = performance.now();
+      const reply = await api.reply(api.request('order.place', { ...buy('50000') }, true));
+      expect(reply.json.status).toBe(200);
+      expect(reply.at - sent).toBeGreaterThanOrEqual(200);
+      expect(await call({ ms: 0 })).toBeNull();
+    },
+  },
+  {
+    method: 'rejectNextOrders',
+    async run({ client }, call) {
+      expect(await call({ k: 1 })).toBeNull();
+      expect(await refusal(client.rest.newOrder(buy('50000')))).toMatchObject({ code: -2010, msg: 'Market is closed.' });
+      await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
+    },
+  },
+  {
+    method: 'rateLimitNextRequests',
+    async run({ client }, call) {
+      expect(await call({ k: 1 })).toBeNull();
+      const r = await client.rest.request<{ code: number }>({ method: 'GET', path: '/api/v3/ping' });
+      expect([r.status, r.body.code, r.headers['retry-after'] !== undefined]).toEqual([429, -1003, true]);
+      await expect(client.rest.ping()).resolves.toEqual({});
+    },
+  },
+  {
+    method: 'setClockOffsetMs',
+    async run({ client }, call) {
+      expect(await call({ ms: 90_000 })).toBeNull();
+      const before = Date.now();
+      expect((await client.rest.time()).serverTime).toBeGreaterThanOrEqual(before + 90_000);
+      expect(await call({ ms: -90_000 })).toBeNull();
+      expect((await client.rest.time()).serverTime).toBeLessThanOrEqual(Date.now() - 90_000);
+      expect(await call({ ms: 0 })).toBeNull();
+    },
+  },
+  {
+    method: 'expireListenKeys',
+    async run({ sim, client }, call) {
+      const { listenKey } = await client.rest.startUserDataStream();
+      const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
+      expect(await call()).toBe(1);
+      expect((await legacy.frame((f) => f.json?.e === 'listenKeyExpired')).json.listenKey).toBe(listenKey);
+      expect(await call()).toBe(0);
+    },
+  },
+  {
+    method: 'swallowNextWsApiResponses',
+    async run({ sim }, call) {
+      const api = await RawWs.open(sim, '/ws-api/v3');
+      expect(await call({ k: 1 })).toBeNull();
+      const swallowed = api.request('time');
+      await api.reply(api.request('ping'));
+      expect(api.log.some((f) => f.json?.id === swallowed)).toBe(false);
+    },
+  },
+  {
+    method: 'duplicateNextUserEvents',
+    async run({ client }, call) {
+      const user = await client.userData();
+      expect(await call({ k: 1 })).toBeNull();
+      const order = await client.rest.newOrder(buy('50000'));
+      const first = await user.next();
+      expect(first).toMatchObject({ e: 'executionReport', i: order.orderId });
+      expect(await user.next()).toEqual(first);
+      expect(await user.next()).toMatchObject({ e: 'outboundAccountPosition' });
+    },
+  },
+  {
+    method: 'setUserStreamMuted',
+    async run({ client }, call) {
+      const user = await client.userData();
+      expect(await call({ muted: true })).toBeNull();
+      await client.rest.newOrder(buy('50000'));
+      expect(await call({ muted: false })).toBeNull();
+      const heard = await client.rest.newOrder(buy('50001'));
+      expect(await user.next()).toMatchObject({ e: 'executionReport', i: heard.orderId });
+    },
+  },
+  {
+    method: 'fillOpenOrder',
+    async run({ client }, call) {
+      const order = await client.rest.newOrder(buy('59000', '0.002'));
+      expect(await call({ orderId: order.orderId, qty: '0.001' })).toBe('0.00100000');
+      expect((await client.rest.openOrders({ symbol: SYMBOL })).map((o) => [o.orderId, o.executedQty])).toEqual([[order.orderId, '0.00100000']]);
+    },
+  },
+  {
+    method: 'banNextRequests',
+    async run({ client }, call) {
+      expect(await call({ k: 1 })).toBeNull();
+      const r = await client.rest.request({ method: 'GET', path: '/api/v3/time' });
+      expect([r.status, r.headers['retry-after'] !== undefined]).toEqual([418, true]);
+      await expect(client.rest.time()).resolves.toMatchObject({ serverTime: expect.any(Number) });
+    },
+  },
+  {
+    method: 'failNextAuth',
+    async run({ client }, call) {
+      expect(await call({ k: 1 })).toBeNull();
+      expect(await refusal(client.rest.account())).toMatchObject({ status: 401, code: -2015 });
+      await expect(client.rest.account()).resolves.toMatchObject({ accountType: 'SPOT' });
+    },
+  },
+  {
+    method: 'sendMalformedFrames',
+    async run({ sim }, call) {
+      await noConnections(sim);
+      const md = await RawWs.open(sim, '/ws/btcusdt@trade');
+      const api = await RawWs.open(sim, '/ws-api/v3');
+      expect(await call({ md: true, wsApi: true })).toBe(2);
+      for (const c of [md, api]) await c.frame((f) => f.json === undefined);
+      expect(await call({ md: false, wsApi: false })).toBe(0);
+    },
+  },
+  {
+    method: 'clear',
+    async run({ client, faults }, call) {
+      faults.rejectNextOrders(2);
+      faults.setUserStreamMuted(true);
+      expect(await call()).toBeNull();
+      const user = await client.userData();
+      const order = await client.rest.newOrder(buy('50000'));
+      expect(await user.next()).toMatchObject({ i: order.orderId });
+    },
+  },
+];
+
+test.describe('fault methods', () => {
+  test.beforeEach(({ sim }) => sim.reset());
+
+  test('the control API offers exactly the fault methods of API.md section 3', async ({ faults }) => {
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(faults)).filter((m) => !['constructor', 'state', 'counters', 'schedule', 'tick'].includes(m));
+    expect(CASES.map((c) => c.method).sort()).toEqual(methods.sort());
+  });
+
+  for (const listener of LISTENERS) {
+    for (const c of CASES) {
+      test(`POST /sim/v1/faults/${c.method} on ${listener}`, async ({ sim, client, faults, control }) => {
+        await c.run({ sim, client, faults }, (args = {}) => control.fault(listener, c.method, args));
+      });
+    }
+  }
+});
+
+// ------------------------------------------------------------------ introspection routes
+
+test.describe('stats, mark, open client order ids, reset, advance-time', () => {
+  test.beforeEach(({ sim }) => sim.reset());
+
+  for (const listener of LISTENERS) {
+    test(`GET stats, POST mark and GET open-client-order-ids on ${listener}`, async ({ sim, client, control }) => {
+      await client.rest.newOrder(buy('50000', '0.001', { newClientOrderId: 'cid-a' }));
+      await client.rest.newOrder(buy('50001', '0.001', { newClientOrderId: 'cid-b' }));
+
+      const stats = await control.request(listener, 'GET', 'stats');
+      expect(stats.status).toBe(200);
+      const result = stats.body.result;
+      for (const key of ['connections', 'orders', 'rejects', 'cancels', 'replaces', 'fills', 'openOrders', 'publicTrades', 'depthDiffs', 'tickers', 'snapshots', 'restRequests', 'wsApiRequests', 'rateLimited', 'authErrors', 'position', 'touch', 'duplicateClientOrderIds', 'sinceMark']) {
+        expect(result, key).toHaveProperty(key);
+      }
+      const { connections: _c, ...inProcess } = JSON.parse(JSON.stringify(sim.stats()));
+      const { connections: _r, ...overHttp } = result;
+      expect(overHttp).toEqual(inProcess);
+      expect(result).toMatchObject({ openOrders: 2, touch: { BTCUSDT: { bid: '50001.00000000', ask: null } }, sinceMark: { orders: 2, minOpenOrders: 0 } });
+      const usdt = (await client.rest.account()).balances.find((b) => b.asset === 'USDT')!;
+      expect(result.position.USDT).toEqual({ free: usdt.free, locked: usdt.locked });
+      expect(Number(usdt.locked)).toBeGreaterThanOrEqual(100.001);
+
+      expect(await control.request(listener, 'POST', 'mark')).toEqual({ status: 200, body: { result: null } });
+      const marked = (await control.request(listener, 'GET', 'stats')).body.result.sinceMark;
+      expect(marked).toEqual({ minOpenOrders: 2, orders: 0, cancels: 0, fills: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
+
+      expect(await control.request(listener, 'GET', 'open-client-order-ids')).toEqual({ status: 200, body: { result: ['cid-a', 'cid-b'] } });
+      await client.rest.cancelOrder({ symbol: SYMBOL, origClientOrderId: 'cid-a' });
+      expect((await control.request(listener, 'GET', 'open-client-order-ids')).body.result).toEqual(['cid-b']);
+      // The control API is not part of the exchange's API: not counted, not weighed.
+      const restRequests = sim.stats().restRequests;
+      await control.request(listener, 'GET', 'stats');
+      expect(sim.stats().restRequests).toBe(restRequests);
+    });
+
+    test(`POST reset on ${listener}: orders, balances and ids back to the start`, async ({ client, control }) => {
+      const start = await client.rest.account();
+      const first = await client.rest.newOrder(buy('50000'));
+      await client.rest.newOrder(buy('50001'));
+      expect(await control.request(listener, 'POST', 'reset')).toEqual({ status: 200, body: { result: null } });
+      expect((await control.request(listener, 'GET', 'open-client-order-ids')).body.result).toEqual([]);
+      expect((await client.rest.account()).balances).toEqual(start.balances);
+      expect((await client.rest.newOrder(buy('50000'))).orderId).toBe(first.orderId);
+    });
+
+    test(`POST advance-time on ${listener} needs a manual clock: 400 naming it`, async ({ control }) => {
+      const r = await control.request(listener, 'POST', 'advance-time', { ms: 1000 });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatch(/manual/);
+    });
+  }
+});
+
+// ------------------------------------------------------------------ refusals
+
+test.describe('bad requests', () => {
+  const cases: [string, 'GET' | 'POST', string, unknown, number, RegExp][] = [
+    ['unknown method', 'POST', 'faults/explode', {}, 400, /unknown fault method 'explode'/],
+    ['prototype name', 'POST', 'faults/constructor', {}, 400, /unknown fault method 'constructor'/],
+    ['internal method', 'POST', 'faults/schedule', {}, 400, /unknown fault method 'schedule'/],
+    ['missing argument', 'POST', 'faults/rejectNextOrders', {}, 400, /missing argument 'k'/],
+    ['no body at all', 'POST', 'faults/setAckDelayMs', undefined, 400, /missing argument 'ms'/],
+    ['string count', 'POST', 'faults/rejectNextOrders', { k: '3' }, 400, /k must be a non-negative integer/],
+    ['negative count', 'POST', 'faults/banNextRequests', { k: -1 }, 400, /k must be a non-negative integer/],
+    ['fractional count', 'POST', 'faults/failNextAuth', { k: 1.5 }, 400, /k must be a non-negative integer/],
+    ['unknown argument', 'POST', 'faults/rateLimitNextRequests', { k: 1, n: 2 }, 400, /unknown argument 'n'; expected k/],
+    ['argument to a method without any', 'POST', 'faults/dropMarketDataConnections', { all: true }, 400, /unknown argument 'all'; expected none/],
+    ['not a boolean', 'POST', 'faults/setRestUnresponsive', { on: 'yes' }, 400, /on must be true or false/],
+    ['one of two missing', 'POST', 'faults/sendMalformedFrames', { md: true }, 400, /missing argument 'wsApi'/],
+    ['includeUserStreams not a boolean', 'POST', 'faults/dropWsApiConnections', { includeUserStreams: 1 }, 400, /includeUserStreams must be true or false/],
+    ['offset not an integer', 'POST', 'faults/setClockOffsetMs', { ms: 'soon' }, 400, /ms must be an integer/],
+    ['unknown order', 'POST', 'faults/fillOpenOrder', { orderId: 424242, qty: '0.001' }, 400, /order 424242 is not an open order/],
+    ['bad order id', 'POST', 'faults/fillOpenOrder', { orderId: 'x', qty: '0.001' }, 400, /orderId must be a positive integer/],
+    ['missing qty', 'POST', 'faults/fillOpenOrder', { orderId: 1 }, 400, /missing argument 'qty'/],
+    ['body not JSON', 'POST', 'faults/rejectNextOrders', 'k=3', 400, /body must be a JSON object/],
+    ['body an array', 'POST', 'faults/rejectNextOrders', [3], 400, /body must be a JSON object/],
+    ['body a number', 'POST', 'faults/rejectNextOrders', '3', 400, /body must be a JSON object/],
+    ['advance-time with a negative ms', 'POST', 'advance-time', { ms: -5 }, 400, /ms must be a non-negative integer/],
+    ['GET on a fault method', 'GET', 'faults/rejectNextOrders', undefined, 404, /unknown control route: GET \/sim\/v1\/faults\/rejectNextOrders/],
+    ['POST stats', 'POST', 'stats', undefined, 404, /unknown control route: POST \/sim\/v1\/stats/],
+    ['GET mark', 'GET', 'mark', undefined, 404, /unknown control route: GET \/sim\/v1\/mark/],
+    ['unknown route', 'GET', 'nothing-here', undefined, 404, /unknown control route/],
+  ];
+  for (const listener of LISTENERS) {
+    test(`400 (or 404 for a route) naming the problem, nothing changed, on ${listener}`, async ({ client, control, sim }) => {
+      const stats = JSON.stringify(sim.stats().faults);
+      for (const [what, method, route, body, status, message] of cases) {
+        const r = await control.request(listener, method, route, body);
+        expect(r.status, what).toBe(status);
+        expect(r.body.error, what).toMatch(message);
+      }
+      // None of the refused calls armed anything.
+      expect(JSON.stringify(sim.stats().faults)).toBe(stats);
+      await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
+      await expect(client.rest.account()).resolves.toMatchObject({ accountType: 'SPOT' });
+    });
+  }
+
+  test('the control API is not subject to the API faults it arms', async ({ client, control }) => {
+    await control.fault('http', 'banNextRequests', { k: 1 });
+    await control.fault('https', 'rateLimitNextRequests', { k: 1 });
+    await control.fault('http', 'failNextAuth', { k: 1 });
+    expect((await control.request('https', 'GET', 'stats')).status).toBe(200);
+    // ...they are all still pending for the exchange's API.
+    expect((await client.rest.request({ method: 'GET', path: '/api/v3/ping' })).status).toBe(418);
+  });
+});
+
+// ------------------------------------------------------------------ access
+
+const TOKEN = 'c0ntrol-t0ken';
+const withToken = configured({ sim: { generator: { enabled: false }, control_token: TOKEN } });
+withToken.describe('with control_token', () => {
+  for (const listener of LISTENERS) {
+    withToken(`every route needs Authorization: Bearer <token> on ${listener} (401 otherwise)`, async ({ client, control, faults }) => {
+      for (const headers of [{}, { Authorization: 'Bearer wrong' }, { Authorization: TOKEN }, { Authorization: `Basic ${TOKEN}` }, { Authorization: `Bearer ${TOKEN}x` }] as Record<string, string>[]) {
+        for (const [method, route] of [['GET', 'stats'], ['POST', 'mark'], ['GET', 'open-client-order-ids'], ['POST', 'faults/rejectNextOrders'], ['POST', 'reset'], ['GET', 'nothing-here']] as const) {
+          const r = await control.request(listener, method, route, route.startsWith('faults/') ? { k: 1 } : undefined, headers);
+          expect(r.status, `${method} ${route} with ${JSON.stringify(headers)}`).toBe(401);
+          expect(r.body.error).toMatch(/Authorization: Bearer/);
+        }
+      }
+      await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
+
+      const auth = { Authorization: `Bearer ${TOKEN}` };
+      expect(await control.request(listener, 'POST', 'faults/rejectNextOrders', { k: 1 }, auth)).toEqual({ status: 200, body: { result: null } });
+      expect(await refusal(client.rest.newOrder(buy('50000')))).toMatchObject({ code: -2010 });
+      expect((await control.request(listener, 'GET', 'stats', undefined, auth)).status).toBe(200);
+      expect((await control.request(listener, 'GET', 'nothing-here', undefined, auth)).status).toBe(404);
+      // The exchange's API does not need the token.
+      await expect(client.rest.ping()).resolves.toEqual({});
+      faults.clear();
+    });
+  }
+});
+
+const disabled = configured({ sim: { generator: { enabled: false }, control_api: false } });
+disabled.describe('with control_api = false', () => {
+  for (const listener of LISTENERS) {
+    disabled(`every /sim/v1 route is 404 on ${listener} and nothing is armed`, async ({ client, control, sim }) => {
+      for (const [method, route] of [['GET', 'stats'], ['POST', 'mark'], ['GET', 'open-client-order-ids'], ['POST', 'faults/rejectNextOrders'], ['POST', 'reset']] as const) {
+        const r = await control.request(listener, method, route, route.startsWith('faults/') ? { k: 1 } : undefined);
+        expect(r.status, `${method} ${route}`).toBe(404);
+      }
+      expect(sim.stats().faults.rejectedOrders).toBe(0);
+      await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
+    });
+  }
+});
+
+const exposed = configured({ sim: { generator: { enabled: false }, bind: '0.0.0.0' } });
+exposed.describe('on a non-loopback bind without a token', () => {
+  exposed('the control API is off (404)', async ({ control, client }) => {
+    for (const listener of LISTENERS) expect((await control.request(listener, 'GET', 'stats')).status).toBe(404);
+    await expect(client.rest.ping()).resolves.toEqual({});
+  });
+});
+
+const exposedWithToken = configured({ sim: { generator: { enabled: false }, bind: '0.0.0.0', control_token: TOKEN } });
+exposedWithToken.describe('on a non-loopback bind with a token', () => {
+  exposedWithToken('the control API is on and needs the token', async ({ control }) => {
+    for (const listener of LISTENERS) {
+      expect((await control.request(listener, 'GET', 'stats')).status).toBe(401);
+      expect((await control.request(listener, 'GET', 'stats', undefined, { Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    }
+  });
+});
+
+const manual = configured({ sim: { generator: { enabled: false }, clock: 'manual', start_time_ms: 1_700_000_000_000 } });
+manual.describe('with a manual clock', () => {
+  for (const listener of LISTENERS) {
+    manual(`POST advance-time moves the simulator clock on ${listener}`, async ({ sim, client, control }) => {
+      const before = sim.now();
+      expect(await control.request(listener, 'POST', 'advance-time', { ms: 1_500 })).toEqual({ status: 200, body: { result: null } });
+      expect(sim.now()).toBe(before + 1_500);
+      await expect(client.rest.time()).resolves.toEqual({ serverTime: before + 1_500 });
+      const bad = await control.request(listener, 'POST', 'advance-time', { ms: 'later' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatch(/ms must be a non-negative integer/);
+      expect((await control.request(listener, 'POST', 'advance-time', {})).body.error).toMatch(/missing argument 'ms'/);
+      expect(sim.now()).toBe(before + 1_500);
+    });
+  }
+});
