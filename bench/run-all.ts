@@ -1,7 +1,10 @@
 // Runs every bench/*.bench.ts in sequence, each in its own node process with --expose-gc (so
-// heap figures are measured after full collections), and passes their output through.
+// heap figures are measured after full collections), and passes their output through. The
+// network benchmarks (e.g. ws.bench.ts) fork their own load processes from bench/*-client.ts;
+// those are not benchmarks of their own and are not run here.
 //
 //   npm run bench            (extra arguments are handed to every benchmark)
+//   npm run bench:<name>     (one of them: bench:engine, bench:ws, ...)
 
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
