@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 // End-to-end tests drive the simulator over real sockets through the fixture.
@@ -12,4 +13,7 @@ export default defineConfig({
   reporter: process.env.PW_JSON_OUTPUT
     ? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]]
     : [['list']],
+  // Browser tests (e2e/ui): Debian's chromium when installed (apt-get install -y chromium),
+  // else Playwright's own (npx playwright install chromium).
+  use: { launchOptions: existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {} },
 });

@@ -1,0 +1,488 @@
+// A small trading page of the kind spot-sim is for: plain ES module, no build step, no deps.
+// It talks to any Binance-spot-compatible endpoint (the simulator by default):
+// - market data on one combined stream `/stream?streams=<s>@depth@100ms/<s>@trade`; the book
+//   is kept by the reference local-order-book algorithm (buffer diffs, REST snapshot, drop
+//   diffs with u <= lastUpdateId, apply; a diff with U > book id + 1 is a gap -> resync);
+// - orders over REST, HMAC-SHA256 signed in the browser with WebCrypto;
+// - open orders and fills from the WS API user data stream
+//   (`userDataStream.subscribe.signature`), reconciled with GET /api/v3/openOrders.
+//
+// Configuration (query string): rest, ws, apiKey, apiSecret, symbol, levels, snapshotLimit.
+// The defaults are `npm start`'s: http://127.0.0.1:9080 and the simulator's placeholder
+// credentials. Real secrets do not belong in a URL; this page is for local test exchanges.
+
+const SIM_DEFAULT_KEY = 'SpotSimDefaultApiKey01234567890123456789012345678901234567890123';
+const SIM_DEFAULT_SECRET = 'SpotSimDefaultApiSecret98765432109876543210987654321098765432109';
+const TERMINAL = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'REJECTED']);
+const MAX_TRADES = 20;
+const MAX_LOG = 50;
+
+const query = new URLSearchParams(location.search);
+const trimSlash = (s) => s.replace(/\/+$/, '');
+const restBase = trimSlash(query.get('rest') ?? 'http://127.0.0.1:9080');
+const cfg = {
+  rest: restBase,
+  ws: trimSlash(query.get('ws') ?? restBase.replace(/^http/, 'ws')),
+  apiKey: query.get('apiKey') ?? SIM_DEFAULT_KEY,
+  apiSecret: query.get('apiSecret') ?? SIM_DEFAULT_SECRET,
+  symbol: (query.get('symbol') ?? 'BTCUSDT').toUpperCase(),
+  levels: Number(query.get('levels') ?? 10),
+  snapshotLimit: Number(query.get('snapshotLimit') ?? 1000),
+};
+const stream = cfg.symbol.toLowerCase();
+
+const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') node.className = v;
+    else if (k === 'testid') node.dataset.testid = v;
+    else node.setAttribute(k, v);
+  }
+  node.append(...children);
+  return node;
+};
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const clock = (ms) => new Date(ms).toISOString().slice(11, 23);
+
+// ------------------------------------------------------------------ formatting
+
+let priceDecimals = null;
+let qtyDecimals = null;
+
+function decimalsOf(step) {
+  const [, frac = ''] = String(step).split('.');
+  const trimmed = frac.replace(/0+$/, '');
+  return trimmed.length;
+}
+
+/** Cuts a decimal string to `decimals` places (exchange strings are exact; no float rounding). */
+function fmt(value, decimals) {
+  if (decimals === null || value === undefined) return String(value);
+  const [int, frac = ''] = String(value).split('.');
+  return decimals === 0 ? int : `${int}.${frac.padEnd(decimals, '0').slice(0, decimals)}`;
+}
+const px = (v) => fmt(v, priceDecimals);
+const qty = (v) => fmt(v, qtyDecimals);
+
+// ------------------------------------------------------------------ REST + signing
+
+class ApiError extends Error {
+  constructor(status, code, msg) {
+    super(msg);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+let hmacKey = null;
+let timeOffsetMs = 0;
+
+async function sign(payload) {
+  if (!globalThis.crypto?.subtle) throw new ApiError(0, null, 'WebCrypto is unavailable: open this page over https or from localhost / 127.0.0.1.');
+  hmacKey ??= await crypto.subtle.importKey('raw', new TextEncoder().encode(cfg.apiSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = await crypto.subtle.sign('HMAC', hmacKey, new TextEncoder().encode(payload));
+  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const now = () => Date.now() + timeOffsetMs;
+
+/** One REST call; signed ones carry timestamp + signature (hex HMAC of the exact query/body). */
+async function api(method, path, params = {}, signed = false) {
+  const qs = new URLSearchParams(params);
+  const headers = {};
+  if (signed) {
+    qs.set('timestamp', String(now()));
+    qs.set('signature', await sign(qs.toString()));
+    headers['X-MBX-APIKEY'] = cfg.apiKey;
+  }
+  let url = `${cfg.rest}${path}`;
+  let body;
+  if (method === 'GET' || method === 'DELETE') {
+    if (qs.size > 0) url += `?${qs}`;
+  } else {
+    body = qs.toString();
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  }
+  let res;
+  try {
+    res = await fetch(url, { method, headers, body });
+  } catch (error) {
+    throw new ApiError(0, null, `network error: ${error.message}`);
+  }
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError(res.status, null, `HTTP ${res.status}: ${text.slice(0, 200)}`);
+  }
+  if (!res.ok) throw new ApiError(res.status, json.code ?? null, json.msg ?? `HTTP ${res.status}`);
+  return json;
+}
+
+async function syncClock() {
+  const t0 = Date.now();
+  const { serverTime } = await api('GET', '/api/v3/time');
+  timeOffsetMs = Math.round(serverTime - (t0 + Date.now()) / 2);
+}
+
+async function loadInstrument() {
+  const info = await api('GET', '/api/v3/exchangeInfo', { symbol: cfg.symbol });
+  const filters = info.symbols?.[0]?.filters ?? [];
+  const price = filters.find((f) => f.filterType === 'PRICE_FILTER');
+  const lot = filters.find((f) => f.filterType === 'LOT_SIZE');
+  if (price) priceDecimals = decimalsOf(price.tickSize);
+  if (lot) qtyDecimals = decimalsOf(lot.stepSize);
+}
+
+// ------------------------------------------------------------------ connection log
+
+function log(text) {
+  const list = $('conn-log');
+  list.prepend(el('li', {}, `${clock(Date.now())} ${text}`));
+  while (list.children.length > MAX_LOG) list.lastElementChild.remove();
+}
+
+function setState(testid, state, detail = '') {
+  const node = $(testid);
+  if (node.dataset.state !== state) log(`${testid === 'conn-state' ? 'market data' : 'user data'}: ${state}${detail ? ` (${detail})` : ''}`);
+  node.textContent = state;
+  node.dataset.state = state;
+  if (testid === 'conn-state') {
+    $('conn-detail').textContent = detail;
+    document.body.dataset.market = state; // the book is greyed out while it is not live
+  }
+}
+
+// ------------------------------------------------------------------ market data + local book
+
+const md = {
+  ws: null,
+  /** Bumped on every new connection: callbacks and resyncs of an older one stop. */
+  gen: 0,
+  mode: 'syncing', // 'syncing' (buffering diffs) or 'live' (applying them)
+  buffer: [],
+  bookId: 0,
+  bids: new Map(),
+  asks: new Map(),
+  attempts: 0,
+  gaps: 0,
+  resyncs: 0,
+  synced: false,
+  trades: [],
+};
+
+function connectMarket() {
+  const gen = ++md.gen;
+  md.mode = 'syncing';
+  md.buffer = [];
+  const ws = new WebSocket(`${cfg.ws}/stream?streams=${stream}@depth@100ms/${stream}@trade`);
+  md.ws = ws;
+  ws.onopen = () => {
+    if (gen !== md.gen) return;
+    log('market data: connected');
+    resync(gen, md.synced ? 'reconnected, rebuilding the book' : 'loading the book');
+  };
+  ws.onmessage = (message) => {
+    if (gen !== md.gen) return;
+    let frame;
+    try {
+      frame = JSON.parse(message.data);
+    } catch {
+      log('market data: ignored a frame that is not JSON');
+      return;
+    }
+    const data = frame?.data;
+    if (data?.e === 'depthUpdate') onDepth(gen, data);
+    else if (data?.e === 'trade') onTrade(data);
+  };
+  ws.onclose = (event) => {
+    if (gen !== md.gen) return;
+    md.gen++; // stops a resync of this connection that is still waiting for its snapshot
+    md.ws = null;
+    const delay = Math.min(1000 * 2 ** md.attempts, 10_000);
+    md.attempts++;
+    setState('conn-state', 'reconnecting', `connection closed (code ${event.code}), retrying in ${delay / 1000} s`);
+    setTimeout(connectMarket, delay);
+  };
+}
+
+function onDepth(gen, diff) {
+  if (md.mode !== 'live') {
+    md.buffer.push(diff);
+    return;
+  }
+  if (applyDiff(diff)) return scheduleRender();
+  // Step 6: U > book id + 1 means diffs were lost; the book is rebuilt on the same connection.
+  md.gaps++;
+  log(`gap in the depth stream: book at update id ${md.bookId}, next diff starts at ${diff.U}`);
+  md.buffer = [diff];
+  resync(gen, `gap after update id ${md.bookId}`);
+}
+
+/** Step 6 for one diff; false when it does not follow the book (a gap). */
+function applyDiff(diff) {
+  if (diff.u <= md.bookId) return true;
+  if (diff.U > md.bookId + 1) return false;
+  for (const [p, q] of diff.b) setLevel(md.bids, p, q);
+  for (const [p, q] of diff.a) setLevel(md.asks, p, q);
+  md.bookId = diff.u;
+  return true;
+}
+
+function setLevel(side, price, quantity) {
+  if (Number(quantity) === 0) side.delete(price);
+  else side.set(price, quantity);
+}
+
+/** Steps 2-5 (snapshot, drop old diffs, apply the buffered rest) until the book is in sync. */
+async function resync(gen, reason) {
+  md.mode = 'syncing';
+  setState('conn-state', 'resyncing', reason);
+  for (;;) {
+    let snapshot;
+    try {
+      snapshot = await api('GET', '/api/v3/depth', { symbol: cfg.symbol, limit: cfg.snapshotLimit });
+    } catch (error) {
+      if (gen !== md.gen) return;
+      log(`depth snapshot failed: ${error.message}; retrying in 1 s`);
+      await sleep(1000);
+      if (gen !== md.gen) return;
+      continue;
+    }
+    if (gen !== md.gen) return;
+    const pending = md.buffer.filter((diff) => diff.u > snapshot.lastUpdateId);
+    if (pending.length > 0 && pending[0].U > snapshot.lastUpdateId + 1) {
+      // Step 3: the snapshot is older than the stream; fetch it again.
+      md.buffer = pending;
+      continue;
+    }
+    md.bids = new Map(snapshot.bids);
+    md.asks = new Map(snapshot.asks);
+    md.bookId = snapshot.lastUpdateId;
+    md.buffer = [];
+    const gapAt = pending.findIndex((diff) => !applyDiff(diff));
+    if (gapAt !== -1) {
+      md.buffer = pending.slice(gapAt);
+      continue;
+    }
+    if (priceDecimals === null) loadInstrument().then(scheduleRender, () => {}); // the exchange was down at page load
+    if (md.synced) md.resyncs++;
+    md.synced = true;
+    md.mode = 'live';
+    md.attempts = 0;
+    log(`book in sync from snapshot ${snapshot.lastUpdateId}`);
+    setState('conn-state', 'live');
+    scheduleRender();
+    return;
+  }
+}
+
+function onTrade(trade) {
+  md.trades.unshift(trade);
+  md.trades.length = Math.min(md.trades.length, MAX_TRADES);
+  scheduleRender();
+}
+
+let renderQueued = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    renderBook();
+    renderTrades();
+  });
+}
+
+function renderBook() {
+  const byPrice = (desc) => (x, y) => (desc ? Number(y[0]) - Number(x[0]) : Number(x[0]) - Number(y[0]));
+  const bids = [...md.bids].sort(byPrice(true)).slice(0, cfg.levels);
+  const asks = [...md.asks].sort(byPrice(false)).slice(0, cfg.levels);
+  const row = (testid) => ([p, q]) => el('tr', { testid }, el('td', {}, px(p)), el('td', {}, qty(q)));
+  $('asks').replaceChildren(...asks.reverse().map(row('ask-level')));
+  $('bids').replaceChildren(...bids.map(row('bid-level')));
+  const bestBid = bids[0]?.[0];
+  const bestAsk = asks[asks.length - 1]?.[0];
+  $('spread').textContent = bestBid && bestAsk ? `spread ${(Number(bestAsk) - Number(bestBid)).toFixed(priceDecimals ?? 2)}` : '–';
+  $('book-update-id').textContent = md.synced ? String(md.bookId) : '–';
+  $('gap-count').textContent = String(md.gaps);
+  $('resync-count').textContent = String(md.resyncs);
+}
+
+function renderTrades() {
+  $('trades').replaceChildren(
+    ...md.trades.map((t) =>
+      el('tr', { testid: 'trade', class: t.m ? 'sell' : 'buy' }, el('td', {}, px(t.p)), el('td', {}, qty(t.q)), el('td', {}, clock(t.T).slice(0, 8))),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------ orders and user data
+
+/** orderId -> order as shown; ids that reached a final status are never shown again. */
+const openOrders = new Map();
+const finished = new Set();
+
+function upsertOrder(order) {
+  if (order.symbol !== cfg.symbol) return;
+  if (TERMINAL.has(order.status)) {
+    finished.add(order.orderId);
+    openOrders.delete(order.orderId);
+  } else if (!finished.has(order.orderId)) {
+    openOrders.set(order.orderId, { ...openOrders.get(order.orderId), ...order });
+  }
+  renderOpenOrders();
+}
+
+function renderOpenOrders() {
+  const rows = [...openOrders.values()].sort((a, b) => b.orderId - a.orderId).map((o) => {
+    const cancel = el('button', { type: 'button', testid: 'cancel-order' }, 'Cancel');
+    cancel.addEventListener('click', () => cancelOrder(o.orderId, cancel));
+    return el(
+      'tr',
+      { testid: 'open-order', 'data-order-id': String(o.orderId) },
+      el('td', { testid: 'open-order-id' }, String(o.orderId)),
+      el('td', { class: o.side === 'BUY' ? 'buy' : 'sell' }, o.side),
+      el('td', {}, px(o.price)),
+      el('td', {}, qty(o.origQty)),
+      el('td', { testid: 'open-order-filled' }, qty(o.executedQty)),
+      el('td', { testid: 'open-order-status' }, o.status),
+      el('td', {}, cancel),
+    );
+  });
+  $('open-orders').replaceChildren(...rows);
+  $('no-open-orders').hidden = rows.length > 0;
+}
+
+async function refreshOpenOrders() {
+  const known = [...openOrders.keys()]; // orders placed while the request runs are kept
+  try {
+    const orders = await api('GET', '/api/v3/openOrders', { symbol: cfg.symbol }, true);
+    const ids = new Set(orders.map((o) => o.orderId));
+    for (const id of known) if (!ids.has(id)) openOrders.delete(id);
+    for (const o of orders) upsertOrder(o);
+    renderOpenOrders();
+  } catch (error) {
+    showError(`Could not load open orders: ${describe(error)}`);
+  }
+}
+
+function describe(error) {
+  return error instanceof ApiError && error.code !== null ? `${error.message} (code ${error.code})` : error.message;
+}
+
+function showError(text) {
+  const node = $('order-error');
+  node.textContent = text;
+  node.hidden = false;
+}
+
+function showResult(text) {
+  $('order-error').hidden = true;
+  $('order-result').textContent = text;
+}
+
+async function placeOrder(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const data = new FormData(form);
+  const params = { symbol: cfg.symbol, side: data.get('side'), type: data.get('type'), quantity: String(data.get('quantity')).trim() };
+  if (params.type === 'LIMIT') Object.assign(params, { timeInForce: 'GTC', price: String(data.get('price')).trim() });
+  params.newOrderRespType = 'RESULT';
+  const button = $('order-submit');
+  button.disabled = true;
+  $('order-result').textContent = 'placing…';
+  $('order-error').hidden = true;
+  try {
+    const order = await api('POST', '/api/v3/order', params, true);
+    showResult(`Order ${order.orderId} ${order.status}`);
+    upsertOrder(order);
+  } catch (error) {
+    $('order-result').textContent = '';
+    showError(`Order rejected: ${describe(error)}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function cancelOrder(orderId, button) {
+  button.disabled = true;
+  try {
+    const order = await api('DELETE', '/api/v3/order', { symbol: cfg.symbol, orderId }, true);
+    showResult(`Order ${order.orderId} ${order.status}`);
+    upsertOrder(order);
+  } catch (error) {
+    button.disabled = false;
+    showError(`Cancel failed: ${describe(error)}`);
+  }
+}
+
+function onExecutionReport(e) {
+  if (e.s !== cfg.symbol) return;
+  upsertOrder({ symbol: e.s, orderId: e.i, side: e.S, type: e.o, price: e.p, origQty: e.q, executedQty: e.z, status: e.X });
+  if (e.x === 'TRADE') {
+    const item = el('li', { testid: 'fill', 'data-order-id': String(e.i), class: e.S === 'BUY' ? 'buy' : 'sell' },
+      `${clock(e.T).slice(0, 8)} ${e.S} ${qty(e.l)} @ ${px(e.L)} · order ${e.i} ${e.X} (filled ${qty(e.z)} of ${qty(e.q)})`);
+    $('fills').prepend(item);
+  }
+}
+
+const user = { attempts: 0, nextId: 1 };
+
+function connectUser() {
+  const ws = new WebSocket(`${cfg.ws}/ws-api/v3`);
+  const subscribeId = user.nextId++;
+  ws.onopen = async () => {
+    // WS API signature: every param but `signature`, sorted by name, k=v joined by &, unencoded.
+    const params = { apiKey: cfg.apiKey, timestamp: now() };
+    const payload = Object.keys(params).sort().map((k) => `${k}=${params[k]}`).join('&');
+    try {
+      params.signature = await sign(payload);
+    } catch (error) {
+      setState('user-state', 'unavailable', error.message);
+      return;
+    }
+    ws.send(JSON.stringify({ id: subscribeId, method: 'userDataStream.subscribe.signature', params }));
+  };
+  ws.onmessage = (message) => {
+    let frame;
+    try {
+      frame = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (frame.id === subscribeId) {
+      if (frame.status === 200) {
+        user.attempts = 0;
+        setState('user-state', 'live');
+        refreshOpenOrders(); // anything that happened while not subscribed
+      } else {
+        setState('user-state', 'refused', `${frame.error?.msg} (code ${frame.error?.code})`);
+      }
+    } else if (frame.event?.e === 'executionReport') {
+      onExecutionReport(frame.event);
+    }
+  };
+  ws.onclose = (event) => {
+    const delay = Math.min(1000 * 2 ** user.attempts, 10_000);
+    user.attempts++;
+    setState('user-state', 'reconnecting', `code ${event.code}, retrying in ${delay / 1000} s`);
+    setTimeout(connectUser, delay);
+  };
+}
+
+// ------------------------------------------------------------------ start
+
+$('symbol').textContent = cfg.symbol;
+document.title = `${cfg.symbol} · spot-sim trading UI`;
+$('order-form').addEventListener('submit', placeOrder);
+$('order-type').addEventListener('change', (event) => {
+  $('order-price').disabled = event.currentTarget.value !== 'LIMIT';
+});
+renderOpenOrders();
+await Promise.allSettled([syncClock(), loadInstrument()]);
+connectMarket();
+connectUser();
+refreshOpenOrders();
