@@ -12,17 +12,22 @@ export interface JournalEntry {
   readonly detail: string;
 }
 
+/** An entry as recorded: the detail may be a reply body, serialized only when the journal is read. */
+export interface JournalRecord extends Omit<JournalEntry, 'detail'> {
+  readonly detail: string | { readonly body: unknown };
+}
+
 const CAPACITY = 500;
 const MAX_DETAIL = 1000;
 
 export class Journal {
-  private readonly entries: (JournalEntry | undefined)[] = new Array(CAPACITY);
+  private readonly entries: (JournalRecord | undefined)[] = new Array(CAPACITY);
   private next = 0;
   private count = 0;
 
-  add(entry: JournalEntry): void {
-    const detail = entry.detail.length > MAX_DETAIL ? `${entry.detail.slice(0, MAX_DETAIL)}...` : entry.detail;
-    this.entries[this.next] = { ...entry, detail };
+  /** Records an entry; a `{body}` detail is kept by reference (replies are not changed later). */
+  add(entry: JournalRecord): void {
+    this.entries[this.next] = entry;
     this.next = (this.next + 1) % CAPACITY;
     if (this.count < CAPACITY) this.count++;
   }
@@ -30,7 +35,11 @@ export class Journal {
   /** Oldest first. */
   recent(): JournalEntry[] {
     const out: JournalEntry[] = [];
-    for (let i = 0; i < this.count; i++) out.push(this.entries[(this.next - this.count + i + CAPACITY) % CAPACITY]!);
+    for (let i = 0; i < this.count; i++) {
+      const record = this.entries[(this.next - this.count + i + CAPACITY) % CAPACITY]!;
+      const text = typeof record.detail === 'string' ? record.detail : (JSON.stringify(record.detail.body) ?? '');
+      out.push({ ...record, detail: text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}...` : text });
+    }
     return out;
   }
 

@@ -304,7 +304,7 @@ export class Simulator {
       kind: transport === 'rest' ? 'rest' : 'ws-api',
       what: endpointId ?? 'unknown route',
       status: reply.status,
-      detail: JSON.stringify(reply.body) ?? '',
+      detail: { body: reply.body },
     });
   }
 

@@ -9,13 +9,27 @@ import { apiError, ApiError } from '../core/errors.ts';
 export const MAX_PARAMS = 64;
 
 export class Params {
+  private signed: string | null = null;
+  private alt: string | null | undefined = undefined;
+
   constructor(
     private readonly values: ReadonlyMap<string, string>,
-    /** The bytes a signature must cover. */
-    readonly signedPayload: string,
-    /** Alternative payload a WS API client may have signed (values URI-encoded). */
-    readonly altSignedPayload: string | null = null,
+    /** The bytes a signature must cover (built on first use: unsigned requests never pay). */
+    private readonly buildSigned: string | (() => string),
+    /** Alternative payload a WS API client may have signed (values URI-encoded), on demand. */
+    private readonly buildAlt: (() => string | null) | null = null,
   ) {}
+
+  get signedPayload(): string {
+    if (this.signed === null) this.signed = typeof this.buildSigned === 'string' ? this.buildSigned : this.buildSigned();
+    return this.signed;
+  }
+
+  /** Only asked for when the signature over `signedPayload` did not verify. */
+  get altSignedPayload(): string | null {
+    if (this.alt === undefined) this.alt = this.buildAlt?.() ?? null;
+    return this.alt;
+  }
 
   get(name: string): string | undefined {
     const v = this.values.get(name);
@@ -92,10 +106,13 @@ export function parseWsParams(raw: unknown): Params {
     else throw apiError('INVALID_PARAMETER', k);
   }
   if (values.size > MAX_PARAMS) throw apiError('TOO_MANY_PARAMETERS');
-  const keys = [...values.keys()].filter((k) => k !== 'signature').sort();
-  const payload = keys.map((k) => `${k}=${values.get(k)}`).join('&');
-  const encoded = keys.map((k) => `${k}=${encodeURIComponent(values.get(k)!)}`).join('&');
-  return new Params(values, payload, encoded === payload ? null : encoded);
+  const keys = () => [...values.keys()].filter((k) => k !== 'signature').sort();
+  const payload = () => keys().map((k) => `${k}=${values.get(k)}`).join('&');
+  const encoded = () => {
+    const text = keys().map((k) => `${k}=${encodeURIComponent(values.get(k)!)}`).join('&');
+    return text === payload() ? null : text;
+  };
+  return new Params(values, payload, encoded);
 }
 
 function numberText(v: number): string {

@@ -144,13 +144,13 @@ export class WsApiConnection implements ConnectionControl {
     if (idJson === null) return { id: 'null', error: apiError('INVALID_PARAMETER', 'id') };
     if (raw.method === undefined || raw.method === null || raw.method === '') return { id: idJson, error: apiError('MANDATORY_PARAM', 'method') };
     if (typeof raw.method !== 'string') return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
-    const endpoint = WS_METHODS.get(raw.method.replace(VERSION_PREFIX, ''));
+    const endpoint = WS_METHODS.get(raw.method.charCodeAt(0) === 118 /* v */ ? raw.method.replace(VERSION_PREFIX, '') : raw.method);
     if (endpoint === undefined) return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
     return { idJson, endpoint, raw };
   }
 
   private replyFrame(idJson: string, reply: Reply, endpoint: Endpoint, returnRateLimits: boolean): string {
-    const limits = returnRateLimits ? `,"rateLimits":${JSON.stringify(this.rateLimits(reply, endpoint))}` : '';
+    const limits = returnRateLimits ? `,"rateLimits":${this.rateLimits(reply, endpoint)}` : '';
     if (reply.status === 200) return `{"id":${idJson},"status":200,"result":${JSON.stringify(reply.body)}${limits}}`;
     const body = reply.body as { code: number; msg: string; data?: unknown };
     const error: Record<string, unknown> = { code: body.code, msg: body.msg };
@@ -162,26 +162,24 @@ export class WsApiConnection implements ConnectionControl {
 
   /** A frame refused before any method ran (bad JSON, id or method): no weight charged. */
   private errorFrame(idJson: string, error: ApiError, now: number): string {
-    const limits = this.returnRateLimitsDefault ? `,"rateLimits":${JSON.stringify([this.weightLimit(this.hooks.service.limits.usedWeight(now))])}` : '';
+    const limits = this.returnRateLimitsDefault ? `,"rateLimits":[${this.weightLimit(this.hooks.service.limits.usedWeight(now))}]` : '';
     return `{"id":${idJson},"status":${error.http},"error":${JSON.stringify({ code: error.code, msg: error.msg })}${limits}}`;
   }
 
-  /** The limits the request touched (binance-facts §6): weight, plus both ORDERS windows. */
-  private rateLimits(reply: Reply, endpoint: Endpoint): object[] {
-    const limits: object[] = [this.weightLimit(reply.usedWeight)];
-    if (endpoint.countsOrder) {
-      const cfg = this.hooks.service.config.sim.limits;
-      const counts = reply.orderCounts ?? this.hooks.service.limits.orderCounts(this.hooks.service.clock.now());
-      limits.push(
-        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: cfg.orders_per_10s, count: counts.tenSeconds },
-        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: cfg.orders_per_day, count: counts.day },
-      );
-    }
-    return limits;
+  /** The limits the request touched (binance-facts §6): weight, plus both ORDERS windows (JSON). */
+  private rateLimits(reply: Reply, endpoint: Endpoint): string {
+    const weight = this.weightLimit(reply.usedWeight);
+    if (!endpoint.countsOrder) return `[${weight}]`;
+    const cfg = this.hooks.service.config.sim.limits;
+    const counts = reply.orderCounts ?? this.hooks.service.limits.orderCounts(this.hooks.service.clock.now());
+    return (
+      `[${weight},{"rateLimitType":"ORDERS","interval":"SECOND","intervalNum":10,"limit":${cfg.orders_per_10s},"count":${counts.tenSeconds}},` +
+      `{"rateLimitType":"ORDERS","interval":"DAY","intervalNum":1,"limit":${cfg.orders_per_day},"count":${counts.day}}]`
+    );
   }
 
-  private weightLimit(count: number): object {
-    return { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: this.hooks.service.config.sim.limits.weight_per_minute, count };
+  private weightLimit(count: number): string {
+    return `{"rateLimitType":"REQUEST_WEIGHT","interval":"MINUTE","intervalNum":1,"limit":${this.hooks.service.config.sim.limits.weight_per_minute},"count":${count}}`;
   }
 
   private send(frame: string): void {
