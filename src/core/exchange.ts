@@ -12,6 +12,7 @@ import { apiError, ApiError } from './errors.ts';
 import { CounterpartyGenerator, type CounterpartyVenue } from './generator.ts';
 import { ConservationCursor, invariantViolations, type CoreState } from './invariants.ts';
 import { Ledger } from './ledger.ts';
+import { OrderIndex } from './order-index.ts';
 import { buildMarkets, CENTI_BPS_PER_UNIT, type Instrument, type Markets } from './markets.ts';
 import { exceedsAssetPrecision, isValidClientOrderId, CLIENT_ORDER_ID_PATTERN, parsePlaceOrder, type ParsedOrder, type PlaceOrderCommand } from './order-request.ts';
 import { Rng } from './rng.ts';
@@ -122,7 +123,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** @internal */ readonly books: SymbolBook[];
   private readonly depth: DepthAggregator[];
   /** Every resting order by book key (account: orderId > 0; counterparty: < 0). */
-  /** @internal */ readonly orders = new Map<number, Order>();
+  /** @internal */ readonly orders = new OrderIndex();
   /** The account's open orders per symbol by client order id. */
   /** @internal */ readonly clientIds: Map<string, Order>[];
   /** The counterparty's resting orders per symbol, for O(1) random picks. */

@@ -12,7 +12,7 @@ import { CENTI_BPS_PER_UNIT } from './markets.ts';
 export interface CoreState {
   readonly markets: Markets;
   readonly books: readonly SymbolBook[];
-  readonly orders: ReadonlyMap<number, Order>;
+  readonly orders: { get(key: number): Order | undefined; readonly size: number };
   readonly clientIds: readonly ReadonlyMap<string, Order>[];
   readonly counterpartyResting: readonly (readonly Order[])[];
   readonly ledger: Ledger;
