@@ -17,15 +17,28 @@ export class Order {
 
   constructor(
     /** Book key: the orderId (> 0) for the account, a negative number for the counterparty. */
-    readonly id: number,
-    readonly symbolIndex: number,
-    readonly side: Side,
+    public id: number,
+    public symbolIndex: number,
+    public side: Side,
     /** Ticks (0 for MARKET). */
-    readonly price: number,
+    public price: number,
     quantity: number,
     readonly account: AccountOrder | null,
   ) {
     this.remaining = quantity;
+  }
+
+  /** Makes a finished counterparty order (off the book, unindexed) a new one. */
+  reuse(id: number, symbolIndex: number, side: Side, price: number, quantity: number): this {
+    this.id = id;
+    this.symbolIndex = symbolIndex;
+    this.side = side;
+    this.price = price;
+    this.remaining = quantity;
+    this.prev = this.next = null;
+    this.level = null;
+    this.slot = -1;
+    return this;
   }
 }
 

@@ -114,6 +114,8 @@ export interface FlushResult {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Spare counterparty Order objects kept: enough for a book shrinking by that many at once. */
+const MAX_SPARE_ORDERS = 16_384;
 /** Times above this are microseconds (as for `timestamp` in api/auth.ts). */
 const MICROSECOND_THRESHOLD = 100_000_000_000_000;
 const CLIENT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -141,6 +143,12 @@ export class Exchange implements CounterpartyVenue, CoreState {
   private nextCounterpartyId = -1;
   private nextExecutionId = 1;
   private pending: CoreEvent[] = [];
+  /**
+   * Counterparty orders that ended (filled, cancelled, or takers done matching), reused for the
+   * next ones: the counterparty's commands then allocate no Order, and new resting orders no
+   * longer survive young-generation collections (each was copied twice, then promoted).
+   */
+  private readonly spareOrders: Order[] = [];
 
   constructor(
     readonly config: Config,
@@ -430,9 +438,12 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** Places a counterparty limit order; returns its book key if it rests, else 0. */
   counterpartyOrder(symbolIndex: number, side: Side, price: number, lots: number, now: number): number {
     const inst = this.markets.instruments[symbolIndex]!;
-    const order = new Order(this.nextCounterpartyId--, symbolIndex, side, price, lots, null);
+    const order = this.newCounterpartyOrder(this.nextCounterpartyId--, symbolIndex, side, price, lots);
     this.match(inst, order, price, now, null);
-    if (order.remaining === 0) return 0;
+    if (order.remaining === 0) {
+      this.spareOrder(order);
+      return 0;
+    }
     this.rest(inst, order);
     const resting = this.counterpartyResting[symbolIndex]!;
     order.slot = resting.length;
@@ -442,8 +453,9 @@ export class Exchange implements CounterpartyVenue, CoreState {
 
   counterpartyMarket(symbolIndex: number, side: Side, lots: number, now: number): void {
     const inst = this.markets.instruments[symbolIndex]!;
-    const order = new Order(0, symbolIndex, side, 0, lots, null);
+    const order = this.newCounterpartyOrder(0, symbolIndex, side, 0, lots);
     this.match(inst, order, null, now, null);
+    this.spareOrder(order);
   }
 
   counterpartyRestingCount(symbolIndex: number): number {
@@ -593,7 +605,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
     if (maker.remaining === 0) {
       levelQty = opposite.remove(maker);
       this.orders.delete(maker.id);
-      if (maker.account === null) this.dropCounterpartyIndex(maker);
+      if (maker.account === null) this.retireCounterpartyOrder(maker);
     }
     this.levelChanged(inst, maker.side, price, levelQty);
     taker.remaining -= qty;
@@ -604,6 +616,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
       price,
       qty,
       time: now,
+      // A retired maker keeps its fields until it is reused, which no code below does.
       buyerIsMaker: maker.side === 'BUY',
     });
     if (maker.account !== null) {
@@ -800,12 +813,28 @@ export class Exchange implements CounterpartyVenue, CoreState {
     const side = this.books[inst.index]!.sideOf(order.side);
     this.levelChanged(inst, order.side, order.price, side.remove(order));
     this.orders.delete(order.id);
-    if (order.account === null) this.dropCounterpartyIndex(order);
+    if (order.account === null) this.retireCounterpartyOrder(order);
   }
 
   private forgetAccountOrder(inst: Instrument, order: Order): void {
     this.orders.delete(order.id);
     if (this.clientIds[inst.index]!.delete(order.account!.clientOrderId)) inst.accountOpenOrders--;
+  }
+
+  /** A counterparty order left the book: out of the random-pick index, kept for reuse. */
+  private retireCounterpartyOrder(order: Order): void {
+    this.dropCounterpartyIndex(order);
+    this.spareOrder(order);
+  }
+
+  private newCounterpartyOrder(id: number, symbolIndex: number, side: Side, price: number, lots: number): Order {
+    const spare = this.spareOrders.pop();
+    return spare === undefined ? new Order(id, symbolIndex, side, price, lots, null) : spare.reuse(id, symbolIndex, side, price, lots);
+  }
+
+  /** Keeps a finished counterparty order for reuse; beyond the cap it is left to the GC. */
+  private spareOrder(order: Order): void {
+    if (this.spareOrders.length < MAX_SPARE_ORDERS) this.spareOrders.push(order);
   }
 
   private dropCounterpartyIndex(order: Order): void {
