@@ -4,6 +4,7 @@
 
 import type { Side } from './types.ts';
 import type { AccountOrder } from './account-order.ts';
+import { PagedTable } from './paged-table.ts';
 
 /** A resting (or matching) order. Account orders carry `account`; the generator's do not. */
 export class Order {
@@ -59,7 +60,8 @@ export class Level {
 export class BookSide {
   /** Levels sorted by ascending key: the best level is last. */
   readonly levels: Level[] = [];
-  private readonly byPrice = new Map<number, Level>();
+  /** Levels by price (ticks > 0), addressed directly: see PagedTable. */
+  private readonly byPrice = new PagedTable<Level>();
 
   constructor(readonly side: Side) {}
 
