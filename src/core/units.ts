@@ -8,8 +8,11 @@ const DECIMAL_RE = /^([0-9]{1,20})(?:\.([0-9]{1,20}))?$/;
 
 export const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
+/** Powers of ten as bigints, computed once: formatting balances asks for them on every event. */
+const POW10N: readonly bigint[] = Array.from({ length: 48 }, (_, i) => 10n ** BigInt(i));
+
 export function pow10n(exp: number): bigint {
-  return 10n ** BigInt(exp);
+  return exp >= 0 && exp < POW10N.length ? POW10N[exp]! : 10n ** BigInt(exp);
 }
 
 /** Decimal places of a power-of-ten step: "0.01" -> 2, "1" -> 0. */

@@ -1,0 +1,74 @@
+// The executionReport text writer must equal JSON.stringify of the reference field list
+// (binance-facts §7.1) for every kind of report: NEW, TRADE, CANCELED, EXPIRED, REJECTED,
+// REPLACED and TRADE_PREVENTION, produced here by a seeded random run.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveConfig } from '../config/index.ts';
+import { Exchange } from '../core/exchange.ts';
+import { Rng } from '../core/rng.ts';
+import { T0 } from '../core/test-support.ts';
+import { STP_MODE, type ExecutionReport } from '../core/types.ts';
+import { formatPlain } from '../core/units.ts';
+import { EventWire } from './event-wire.ts';
+import { Wire, ZERO } from './wire.ts';
+
+/** The field list as an object, in the reference order: what the text writer must produce. */
+function reference(ex: Exchange, wire: Wire, r: ExecutionReport): string {
+  const o = r.order;
+  const inst = ex.instrument(o.symbol)!;
+  const isCancel = r.executionType === 'CANCELED' && r.cancelClientOrderId !== null;
+  const rests = o.type !== 'MARKET' && o.timeInForce === 'GTC';
+  const onBook = r.executionType === 'NEW' || (rests && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'));
+  const body: Record<string, unknown> = {
+    e: 'executionReport', E: r.eventTime, s: o.symbol, c: isCancel ? r.cancelClientOrderId : o.clientOrderId, S: o.side, o: o.type,
+    f: o.timeInForce, q: wire.qty(inst, o.origQty), p: wire.price(inst, o.price), P: ZERO, F: ZERO, g: -1,
+    C: isCancel ? (r.origClientOrderId ?? o.clientOrderId) : '', x: r.executionType, X: o.status, r: r.rejectReason, i: o.orderId,
+    l: wire.qty(inst, r.lastQty), z: wire.qty(inst, o.executedQty), L: wire.price(inst, r.lastPrice),
+    n: r.commissionAsset === null ? '0' : wire.quote(inst, r.commission), N: r.commissionAsset, T: r.eventTime, t: r.tradeId,
+    I: r.executionId, w: onBook, m: r.isMaker, M: r.executionType === 'TRADE', O: o.time, Z: wire.quote(inst, o.cumQuote),
+    Y: wire.quote(inst, r.lastQuote), Q: ZERO,
+  };
+  if (rests && o.workingTime >= 0) body.W = o.workingTime;
+  body.V = STP_MODE;
+  if (r.executionType === 'TRADE_PREVENTION') {
+    Object.assign(body, { u: -1, U: r.counterOrderId, A: wire.qty(inst, o.preventedQty), B: wire.qty(inst, r.lastPreventedQty), Cs: o.symbol });
+  }
+  if (o.expiryReason !== 'NONE') body.eR = o.expiryReason;
+  return JSON.stringify(body);
+}
+
+test('executionReport text equals the reference field list for every kind of report', () => {
+  const ex = new Exchange(resolveConfig({ sim: { seed: 3, generator: { touch_offset_ticks: 30, depth_spread_ticks: 40, level_spacing_ticks: 1, market_rate_per_s: 20 } } }), T0);
+  const wire = new Wire(ex);
+  const events = new EventWire(ex, wire);
+  const rng = new Rng(99);
+  const seen = new Set<string>();
+  let now = T0;
+  for (let step = 0; step < 4000; step++) {
+    now += rng.int(0, 5);
+    ex.advance(now);
+    const inst = ex.instruments[rng.int(0, 1)]!;
+    const mid = ex.latentMid(inst.symbol)!;
+    const side = rng.float() < 0.5 ? 'BUY' : 'SELL';
+    const price = formatPlain(Math.max(1, mid + (side === 'BUY' ? 1 : -1) * rng.int(-50, 40)), inst.tickDecimals);
+    const quantity = formatPlain(inst.minQty * rng.int(1, 500), inst.lotDecimals);
+    const open = ex.openOrders(inst.symbol) as { orderId: number; origQty: number }[];
+    const roll = rng.int(0, 9);
+    let outcome;
+    if (roll < 4) outcome = ex.placeOrder({ symbol: inst.symbol, side, type: 'LIMIT', timeInForce: ['GTC', 'IOC', 'FOK'][rng.int(0, 2)], price, quantity }, now);
+    else if (roll < 5) outcome = ex.placeOrder({ symbol: inst.symbol, side, type: 'MARKET', quantity }, now);
+    else if (roll < 6) outcome = ex.placeOrder({ symbol: inst.symbol, side, type: 'LIMIT_MAKER', price, quantity }, now);
+    else if (open.length > 0 && roll < 8) outcome = ex.cancelOrder({ symbol: inst.symbol, orderId: open[rng.int(0, open.length - 1)]!.orderId, newClientOrderId: `cxl-${step}` }, now);
+    else if (open.length > 0) {
+      const o = open[rng.int(0, open.length - 1)]!;
+      outcome = ex.amendOrder({ symbol: inst.symbol, orderId: o.orderId, newQty: formatPlain(Math.max(1, Math.floor(o.origQty / 2)), inst.lotDecimals) }, now);
+    } else continue;
+    for (const e of outcome.events) {
+      if (e.type !== 'execution') continue;
+      seen.add(e.executionType);
+      assert.equal(events.executionReport(e), reference(ex, wire, e));
+    }
+  }
+  for (const kind of ['NEW', 'TRADE', 'CANCELED', 'EXPIRED', 'REPLACED', 'TRADE_PREVENTION']) assert.ok(seen.has(kind), `no ${kind} report produced`);
+});
