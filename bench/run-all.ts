@@ -30,6 +30,8 @@ for (const file of files) {
   if (status !== 0) failed.push(file);
 }
 if (files.length === 0) console.log('no bench/*.bench.ts found');
+// The report table of every figure (bench/REPORT.md), from the results just written.
+spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'report.ts')], { stdio: 'inherit' });
 if (failed.length > 0) {
   console.error(`failed: ${failed.join(', ')}`);
   process.exit(1);

@@ -1,0 +1,152 @@
+// Writes bench/REPORT.md from the results the benchmarks left in bench/results/*.json (issue:
+// performance report): one table of metric, figure, same-run baseline, ratio, target and whether
+// it was met, plus the conditions of each run (load average, cores), because on a small shared
+// machine the conditions decide the figures. `npm run bench` runs every benchmark, then this.
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = dirname(fileURLToPath(import.meta.url));
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function load(name: string): Json | null {
+  const file = join(dir, 'results', `${name}.json`);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Json) : null;
+}
+
+interface Row {
+  readonly metric: string;
+  readonly figure: number | undefined;
+  readonly unit: string;
+  readonly baseline?: number;
+  readonly ratio?: number;
+  readonly target?: string;
+  readonly met?: boolean;
+}
+
+const fmt = (v: number | undefined, digits = 0) =>
+  v === undefined || !Number.isFinite(v) ? '—' : v >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toFixed(digits);
+
+function engineRows(e: Json | null): Row[] {
+  if (e === null) return [];
+  const rows: Row[] = [];
+  for (const sc of e.scenarios ?? []) {
+    const ours = sc.spotSim?.medianOpsPerSec;
+    const base = sc.nodejsOrderBook?.medianOpsPerSec;
+    const ratio = sc.ratio ?? (ours && base ? ours / base : undefined);
+    const want = sc.name === 'deep' ? 20 : 5;
+    rows.push({ metric: `engine ${sc.name} book ops/s (vs nodejs-order-book)`, figure: ours, unit: 'ops/s', baseline: base, ratio, target: `>= ${want}x`, met: ratio !== undefined ? ratio >= want : undefined });
+  }
+  const heap = e.heapBytesPerRestingOrder;
+  if (heap) rows.push({ metric: 'engine heap per resting order', figure: heap.spotSim, unit: 'B', baseline: heap.nodejsOrderBook, ratio: heap.spotSim / heap.nodejsOrderBook });
+  return rows;
+}
+
+function restRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const bare = r.bare?.reqPerSec;
+  const order = r.order?.client;
+  return [
+    { metric: 'REST bare node:http hello (10 conns)', figure: bare, unit: 'req/s' },
+    { metric: 'REST signed POST+DELETE order', figure: order?.reqPerSec, unit: 'req/s', baseline: bare, ratio: r.order?.ratioToBare, target: '>= 0.5x bare', met: r.targets?.signedOrder?.met },
+    { metric: 'REST signed order p50 / p99', figure: order?.place?.p50Us, unit: `µs (p99 ${fmt(order?.place?.p99Us)})` },
+    { metric: 'REST GET depth limit=100', figure: r.depth?.client?.reqPerSec, unit: 'req/s', baseline: bare, ratio: r.depth?.ratioToBare, target: '>= 0.7x bare', met: r.targets?.depth?.met },
+    { metric: 'startSimulator to both listeners, p50 of 50', figure: r.startup?.p50Ms, unit: 'ms', target: '<= 5 ms', met: r.startup?.p50Ms <= 5 },
+    {
+      metric: 'idle RSS, standalone (`npm start`, bundled)',
+      figure: r.idleRss?.bundledRssMiB,
+      unit: 'MiB',
+      target: '<= 70 MiB',
+      met: r.idleRss?.bundledRssMiB !== undefined ? r.idleRss.bundledRssMiB <= 70 : undefined,
+    },
+    { metric: 'idle RSS, `npx tsx src/main.ts` (loader isolate)', figure: r.idleRss?.rssMiB, unit: 'MiB' },
+  ];
+}
+
+function wsRows(w: Json | null): Row[] {
+  if (w === null) return [];
+  const t = w.targets ?? {};
+  const echo = w.w1?.echo?.place;
+  const rtt = (mode: 'hmac' | 'logon', p: 'p50' | 'p99', key: string): Row => ({
+    metric: `WS API order.place RTT ${p} (${mode === 'hmac' ? 'HMAC' : 'after Ed25519 logon'})`,
+    figure: w.w1?.[mode]?.place?.[p],
+    unit: 'µs',
+    baseline: echo?.[p],
+    ratio: w.w1?.[mode]?.place?.[p] / echo?.[p],
+    target: t[key]?.target,
+    met: t[key]?.met,
+  });
+  const w2 = (mode: 'hmac' | 'logon', key: string): Row => ({
+    metric: `WS API pipelined orders/s (${mode === 'hmac' ? 'HMAC' : 'after logon'}, user data on)`,
+    figure: w.w2?.[mode]?.ordersPerSec,
+    unit: `orders/s (${fmt(w.w2?.[mode]?.ordersPerServerCore)} per server core)`,
+    baseline: w.w2?.echo?.ordersPerSec,
+    ratio: w.w2?.[mode]?.ordersPerSec / w.w2?.echo?.ordersPerSec,
+    target: t[key]?.target,
+    met: t[key]?.met,
+  });
+  return [
+    rtt('hmac', 'p50', 'w1.hmac.p50'),
+    rtt('hmac', 'p99', 'w1.hmac.p99'),
+    rtt('logon', 'p50', 'w1.logon.p50'),
+    rtt('logon', 'p99', 'w1.logon.p99'),
+    w2('hmac', 'w2.hmac.ordersPerSec'),
+    w2('logon', 'w2.logon.ordersPerSec'),
+    {
+      metric: 'fan-out to 1000 depth subscribers, server time per batch p99',
+      figure: w.m1?.sim?.batch?.p99,
+      unit: `ms (p50 ${fmt(w.m1?.sim?.batch?.p50, 1)})`,
+      baseline: w.m1?.bare?.batch?.p99,
+      ratio: w.m1?.sim?.batch?.p99 / w.m1?.bare?.batch?.p99,
+      target: '<= 10 ms',
+      met: t['m1.batchP99Ms']?.met,
+    },
+    { metric: 'fan-out delivery delay p99', figure: w.m1?.sim?.delay?.p99, unit: 'ms', baseline: w.m1?.bare?.delay?.p99, ratio: w.m1?.sim?.delay?.p99 / w.m1?.bare?.delay?.p99 },
+  ];
+}
+
+function soakRows(s: Json | null): Row[] {
+  if (s === null) return [];
+  const maxRss = s.p4?.rssMB?.max;
+  return [
+    { metric: '1000 WS connections (depth + trades) delivery p99', figure: s.p1?.window?.all?.p99, unit: `ms (${s.p1?.md?.closed ?? '?'} closed, ${s.p1?.md?.gaps ?? '?'} gaps)` },
+    { metric: 'slow consumer: others\' p99 change', figure: s.p2?.p99DeltaMs, unit: `ms (noise ±${fmt(s.p2?.p99NoiseMs)} ms)`, target: '<= +5 ms', met: s.p2?.p99DeltaMs !== undefined ? s.p2.p99DeltaMs <= 5 : undefined },
+    { metric: `soak ${s.p4?.minutes ?? '?'} min: RSS first / last / max`, figure: s.memoryAtStart?.rssMB, unit: `MB / ${fmt(s.p4?.rssMB?.last)} / ${fmt(maxRss)} MB` },
+    { metric: 'RSS under load (1000 connections, trading)', figure: maxRss, unit: 'MB', target: '<= 150 MiB', met: maxRss !== undefined ? maxRss <= 150 * 1.048576 : undefined },
+    { metric: 'soak: events lost / depth gaps', figure: (s.p4?.md?.gaps ?? 0) + (s.checks?.lostEvents ?? 0), unit: 'count', target: '0', met: (s.p4?.md?.gaps ?? 0) + (s.checks?.lostEvents ?? 0) === 0 },
+  ];
+}
+
+function conditions(name: string, j: Json | null): string {
+  if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
+  const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
+  const loadText = Array.isArray(load) ? ` load average at start ${load.map((v: number) => v.toFixed(2)).join(' / ')}` : '';
+  return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s`;
+}
+
+const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak') };
+const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak)];
+const lines = [
+  '# Performance report',
+  '',
+  'Written by `npm run bench` (bench/report.ts) from `bench/results/*.json`. Baselines are measured in',
+  'the same run: nodejs-order-book for the engine, a bare node:http hello-world for REST, a bare `ws`',
+  'echo / broadcast server for the WebSocket figures. Clients run in separate processes.',
+  '',
+  '| metric | figure | unit | baseline | ratio | target | met |',
+  '|---|---|---|---|---|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.metric} | ${fmt(r.figure, r.figure !== undefined && r.figure < 10 ? 2 : 1)} | ${r.unit} | ${fmt(r.baseline, 1)} | ${r.ratio === undefined || !Number.isFinite(r.ratio) ? '—' : `${r.ratio.toFixed(2)}x`} | ${r.target ?? '—'} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`,
+  ),
+  '',
+  '## Conditions',
+  '',
+  ...Object.entries(results).map(([name, j]) => conditions(name, j)),
+  '',
+];
+const out = join(dir, 'REPORT.md');
+writeFileSync(out, lines.join('\n'));
+console.log(lines.join('\n'));
+console.log(`written: ${out}`);
