@@ -14,6 +14,27 @@ export interface ListenerPair {
 
 export class ListenError extends Error {}
 
+/**
+ * Bounds on a connection that never finishes its request (bench/soak.ts): node's defaults hold
+ * a socket that sends nothing or trickles its headers for 60 s (checked every 30 s, so up to
+ * 90 s), a request body sent a byte at a time for 300 s, and a TLS handshake that never
+ * completes for 120 s. A local simulator's clients send a request in one go, so these are
+ * tighter; idle keep-alive connections keep `keepAliveTimeout`, upgraded WebSockets are not
+ * affected (the heartbeat bounds those), and a response the server holds back (the REST
+ * unresponsive fault) is not either: `requestTimeout` ends once the request is received.
+ */
+const SERVER_TIMEOUTS = {
+  /** From the first byte (or the connection, for one that sends nothing) to the end of the headers. */
+  headersTimeout: 10_000,
+  /** The whole request, headers and body (bodies are at most 64 KiB). */
+  requestTimeout: 30_000,
+  /** How often node checks the two above (default 30 s). */
+  connectionsCheckingInterval: 1_000,
+  keepAliveTimeout: 65_000,
+} as const;
+/** A TLS handshake not completed within this is dropped (node's default: 120 s). */
+const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+
 export async function openListeners(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   bind: string,
@@ -21,8 +42,8 @@ export async function openListeners(
   tlsPort: number,
   tls: { cert: string; key: string },
 ): Promise<ListenerPair> {
-  const http = createHttpServer({ keepAliveTimeout: 65_000 }, handler);
-  const https = createHttpsServer({ cert: tls.cert, key: tls.key, keepAliveTimeout: 65_000 }, handler);
+  const http = createHttpServer({ ...SERVER_TIMEOUTS }, handler);
+  const https = createHttpsServer({ cert: tls.cert, key: tls.key, handshakeTimeout: TLS_HANDSHAKE_TIMEOUT_MS, ...SERVER_TIMEOUTS }, handler);
   try {
     const httpPort = await listen(http, bind, port, 'port');
     const httpsPort = await listen(https, bind, tlsPort, 'tls_port');
