@@ -61,6 +61,11 @@ export class Ledger {
     this.changed.add(asset);
   }
 
+  /** Whether any asset changed since the last takeChanged(). */
+  get hasChanges(): boolean {
+    return this.changed.size > 0;
+  }
+
   /** The assets changed since the last call, in first-change order. */
   takeChanged(): string[] {
     if (this.changed.size === 0) return [];
