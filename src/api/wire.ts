@@ -8,6 +8,7 @@ import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
 import { STP_MODE, type AccountTrade, type DepthSnapshot, type Fill, type OrderView, type Touch } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
+import { RawJson } from './raw-json.ts';
 
 export const ZERO = '0.00000000';
 
@@ -34,9 +35,15 @@ export class Wire {
     return levels.map(([p, q]) => [this.price(inst, p), this.qty(inst, q)]);
   }
 
-  depth(symbol: string, snap: DepthSnapshot) {
+  /** GET depth (binance-facts §3.3), written as JSON text: up to 10,000 levels per reply. */
+  depth(symbol: string, snap: DepthSnapshot): RawJson {
     const inst = this.inst(symbol);
-    return { lastUpdateId: snap.lastUpdateId, bids: this.levels(inst, snap.bids), asks: this.levels(inst, snap.asks) };
+    const side = (levels: readonly (readonly [number, number])[]) => {
+      let text = '';
+      for (const [p, q] of levels) text += `${text === '' ? '' : ','}["${this.price(inst, p)}","${this.qty(inst, q)}"]`;
+      return text;
+    };
+    return new RawJson(`{"lastUpdateId":${snap.lastUpdateId},"bids":[${side(snap.bids)}],"asks":[${side(snap.asks)}]}`);
   }
 
   bookTicker(t: Touch) {

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REST_PATHS, REST_ROUTES } from '../api/endpoints.ts';
 import { parseRestParams } from '../api/params.ts';
+import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import { apiError, isApiError } from '../core/errors.ts';
 import type { CoreEvent } from '../core/types.ts';
@@ -113,7 +114,7 @@ function readBody(req: IncomingMessage, done: (body: string | null) => void): vo
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(body);
+  const text = jsonText(body);
   res.writeHead(status, {
     ...CORS_HEADERS,
     'Content-Type': 'application/json;charset=UTF-8',

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
 import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
 import { parseWsParams } from '../api/params.ts';
+import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
 import { apiError, isApiError, type ApiError } from '../core/errors.ts';
@@ -151,7 +152,7 @@ export class WsApiConnection implements ConnectionControl {
 
   private replyFrame(idJson: string, reply: Reply, endpoint: Endpoint, returnRateLimits: boolean): string {
     const limits = returnRateLimits ? `,"rateLimits":${this.rateLimits(reply, endpoint)}` : '';
-    if (reply.status === 200) return `{"id":${idJson},"status":200,"result":${JSON.stringify(reply.body)}${limits}}`;
+    if (reply.status === 200) return `{"id":${idJson},"status":200,"result":${jsonText(reply.body)}${limits}}`;
     const body = reply.body as { code: number; msg: string; data?: unknown };
     const error: Record<string, unknown> = { code: body.code, msg: body.msg };
     if (body.data !== undefined) error.data = body.data;
