@@ -10,7 +10,7 @@
 //   depth  GET /api/v3/depth?symbol=BTCUSDT&limit=100 (generator on, 100 seeded levels a side)
 //   startup  startSimulator({ port: 0, tls_port: 0 }) until both listeners listen, then stop(),
 //            sequentially, after a few untimed warm-up starts (same process, before the load)
-//   rss    the standalone server as `npm start` runs it (node scripts/start.mjs --port 0
+//   rss    the standalone server as `npm start` runs it (node dist/main.mjs --port 0
 //          --tls-port 0 --quiet: an esbuild bundle under plain node) idle for a while after its
 //          startup lines, VmRSS from /proc/<pid>/status, against an empty node process; and, for
 //          comparison, the same server from source under tsx against an empty node+tsx process
@@ -33,7 +33,7 @@
 //          npx tsx bench/profile-summary.ts .tmp/prof-rest
 //          (the client is forked without --cpu-prof, so the largest profile is the server's)
 
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -332,7 +332,7 @@ interface RssFigure {
 
 interface RssResult {
   readonly idleSeconds: number;
-  /** What `npm start` runs (scripts/start.mjs: esbuild bundle under plain node); the target applies here. */
+  /** What `npm start` runs (dist/main.mjs, the esbuild bundle, under plain node); the target applies here. */
   readonly server: RssFigure;
   /** The same server from source under tsx's loader (`npx tsx src/main.ts`), for comparison. */
   readonly tsx: RssFigure;
@@ -440,8 +440,10 @@ async function rssFigure(args: string[], baselineArgs: string[]): Promise<RssFig
 }
 
 async function benchRss(): Promise<RssResult> {
-  // `npm start` = node scripts/start.mjs: bundles src/main.ts into dist/ once, then imports it.
-  const server = await rssFigure(['scripts/start.mjs', ...SERVER_FLAGS], ['-e', IDLE_SCRIPT]);
+  // `npm start` = node scripts/build-main.mjs (bundles src/main.ts into dist/), then node dist/main.mjs.
+  const build = spawnSync(process.execPath, ['scripts/build-main.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('scripts/build-main.mjs failed');
+  const server = await rssFigure(['dist/main.mjs', ...SERVER_FLAGS], ['-e', IDLE_SCRIPT]);
   const tsx = await rssFigure(['--import', 'tsx', 'src/main.ts', ...SERVER_FLAGS], ['--import', 'tsx', '-e', IDLE_SCRIPT]);
   return { idleSeconds: IDLE_SECONDS, server, tsx };
 }
