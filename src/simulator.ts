@@ -236,6 +236,7 @@ export class Simulator {
     this.gateway.dropConnections(['market', 'api', 'user']);
     const now = this.clock.now();
     this.exchange.resetTo(now);
+    this.service.wire.clearCaches();
     this.service.limits.reset();
     this.service.listenKeys.clear();
     this.statistics.forgetClientOrderIds();

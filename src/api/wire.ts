@@ -13,6 +13,9 @@ import { RawJson } from './raw-json.ts';
 export const ZERO = '0.00000000';
 
 export class Wire {
+  /** The last depth text per symbol and level counts, with the update id it shows. */
+  private readonly depthCache = new Map<string, { updateId: number; json: RawJson }>();
+
   constructor(private readonly exchange: Exchange) {}
 
   private inst(symbol: string): Instrument {
@@ -35,8 +38,26 @@ export class Wire {
     return levels.map(([p, q]) => [this.price(inst, p), this.qty(inst, q)]);
   }
 
-  /** GET depth (binance-facts §3.3), written as JSON text: up to 10,000 levels per reply. */
+  /**
+   * GET depth (binance-facts §3.3), written as JSON text: up to 10,000 levels per reply. The
+   * text is kept per symbol and limit until the book changes (a new update id): pollers asking
+   * again between two changes get the same bytes without formatting them again.
+   */
   depth(symbol: string, snap: DepthSnapshot): RawJson {
+    const key = `${symbol} ${snap.bids.length} ${snap.asks.length}`;
+    const cached = this.depthCache.get(key);
+    if (cached !== undefined && cached.updateId === snap.lastUpdateId) return cached.json;
+    const json = this.formatDepth(symbol, snap);
+    this.depthCache.set(key, { updateId: snap.lastUpdateId, json });
+    return json;
+  }
+
+  /** After a reset update ids start over, so texts kept for earlier books must go. */
+  clearCaches(): void {
+    this.depthCache.clear();
+  }
+
+  private formatDepth(symbol: string, snap: DepthSnapshot): RawJson {
     const inst = this.inst(symbol);
     const side = (levels: readonly (readonly [number, number])[]) => {
       let text = '';

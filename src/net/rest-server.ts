@@ -112,28 +112,34 @@ function readBody(req: IncomingMessage, done: (body: string | null) => void): vo
   });
 }
 
+/** The headers every JSON answer carries, as the flat [name, value, ...] list writeHead takes. */
+const BASE_HEADERS: readonly string[] = [
+  ...Object.entries(CORS_HEADERS).flat(),
+  'Content-Type',
+  'application/json;charset=UTF-8',
+];
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, close = false): void {
+  const extra: string[] = [];
+  for (const name in headers) extra.push(name, headers[name]!);
+  writeJson(res, status, jsonText(body), extra, close);
+}
+
+/** Writes one JSON answer; headers as a flat list (no header objects built per request). */
+function writeJson(res: ServerResponse, status: number, text: string, extra: string[], close: boolean): void {
   if (res.headersSent) return;
-  const text = jsonText(body);
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    'Content-Type': 'application/json;charset=UTF-8',
-    'Content-Length': Buffer.byteLength(text),
-    ...(close ? { Connection: 'close' } : {}),
-    ...headers,
-  });
+  const headers = [...BASE_HEADERS, 'Content-Length', String(Buffer.byteLength(text)), ...extra];
+  if (close) headers.push('Connection', 'close');
+  res.writeHead(status, headers);
   res.end(text);
 }
 
 function send(res: ServerResponse, reply: Reply, close = false): void {
-  const headers: Record<string, string> = {
-    'X-MBX-USED-WEIGHT-1M': String(reply.usedWeight),
-    'X-MBX-USED-WEIGHT': String(reply.usedWeight),
-  };
+  const weight = String(reply.usedWeight);
+  const headers = ['X-MBX-USED-WEIGHT-1M', weight, 'X-MBX-USED-WEIGHT', weight];
   if (reply.orderCounts !== null) {
-    headers['X-MBX-ORDER-COUNT-10S'] = String(reply.orderCounts.tenSeconds);
-    headers['X-MBX-ORDER-COUNT-1D'] = String(reply.orderCounts.day);
+    headers.push('X-MBX-ORDER-COUNT-10S', String(reply.orderCounts.tenSeconds), 'X-MBX-ORDER-COUNT-1D', String(reply.orderCounts.day));
   }
-  if (reply.retryAfterSeconds !== undefined) headers['Retry-After'] = String(reply.retryAfterSeconds);
-  sendJson(res, reply.status, reply.body, headers, close);
+  if (reply.retryAfterSeconds !== undefined) headers.push('Retry-After', String(reply.retryAfterSeconds));
+  writeJson(res, reply.status, jsonText(reply.body), headers, close);
 }
