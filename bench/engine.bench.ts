@@ -32,6 +32,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
 import { resolveConfig } from '../src/config/index.ts';
 import { Exchange } from '../src/core/exchange.ts';
+import { runInfo, flag } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const RESULTS_FILE = join(dirname(THIS_FILE), 'results', 'engine.json');
@@ -54,12 +55,7 @@ const gc: (() => void) | null = typeof globalThis.gc === 'function' ? () => glob
 // ------------------------------------------------------------------ options
 
 const argv = process.argv.slice(2);
-function flag(name: string): string | undefined {
-  const hit = argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (hit === undefined) return undefined;
-  const eq = hit.indexOf('=');
-  return eq < 0 ? '' : hit.slice(eq + 1);
-}
+
 const RUNS = Number(flag('runs') ?? 5);
 const SCALE = Number(flag('scale') ?? 1);
 const ONLY = flag('only') ?? (flag('heap-only') !== undefined ? 'heap' : '');
@@ -549,11 +545,7 @@ log(`total wall time ${wallSec.toFixed(1)} s`);
 if (WRITE_JSON) {
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });
   const out = {
-    bench: 'engine',
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    cores: cpus().length,
+    ...runInfo('engine'),
     seed: SEED,
     runs: RUNS,
     scale: SCALE,

@@ -44,6 +44,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startSimulator, type Simulator } from '../src/index.ts';
 import type { ClientJob, ClientResult, LatencySummary } from './rest-client.ts';
+import { runInfo, flag, envNumber } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -53,20 +54,6 @@ const RESULTS_FILE = join(BENCH_DIR, 'results', 'rest.json');
 
 // ------------------------------------------------------------------ options
 
-const argv = process.argv.slice(2);
-function flag(name: string): string | undefined {
-  const hit = argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (hit === undefined) return undefined;
-  const eq = hit.indexOf('=');
-  return eq < 0 ? '' : hit.slice(eq + 1);
-}
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a non-negative number, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 const SECONDS = envNumber('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = envNumber('BENCH_WARMUP_SECONDS', 1);
@@ -633,11 +620,7 @@ async function main(): Promise<void> {
   if (WRITE_JSON) {
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
     const result = {
-      bench: 'rest',
-      date: new Date().toISOString(),
-      node: process.version,
-      cpu: cpus()[0]?.model ?? 'unknown',
-      cores: cpus().length,
+      ...runInfo('rest'),
       loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
       settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, generator: GENERATOR, parts: [...PARTS], orderQuery: ORDER_QUERY, depthPath: DEPTH_PATH },
       bare: {

@@ -62,6 +62,7 @@ import type {
   TradeResult,
   WindowResult,
 } from './soak-client.ts';
+import { envNumber, stopChild } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -70,13 +71,6 @@ const RESULTS_FILE = join(BENCH_DIR, 'results', 'soak.json');
 
 // ------------------------------------------------------------------ options
 
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a non-negative number, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 const MINUTES = envNumber('SOAK_MINUTES', 10);
 const CONNECTIONS = Math.max(1, Math.round(envNumber('SOAK_CONNECTIONS', 1000)));
@@ -226,13 +220,8 @@ class Client {
     });
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise<void>((res) => this.child.once('exit', () => res()));
-    this.child.send({ stop: true });
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+  stop(): Promise<void> {
+    return stopChild(this.child);
   }
 }
 

@@ -51,6 +51,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { startSimulator, type SimConfigInput, type Simulator } from '../src/index.ts';
 import type { DepthDiff, Touch } from '../src/core/types.ts';
 import type { Auth, ClientJob, ClientReport, ClientResult, DepthResult, PipeResult, RttResult } from './ws-client.ts';
+import { runInfo, flag, envNumber, stopChild } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -59,20 +60,6 @@ const RESULTS_FILE = join(BENCH_DIR, 'results', 'ws.json');
 
 // ------------------------------------------------------------------ options
 
-const argv = process.argv.slice(2);
-function flag(name: string): string | undefined {
-  const hit = argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (hit === undefined) return undefined;
-  const eq = hit.indexOf('=');
-  return eq < 0 ? '' : hit.slice(eq + 1);
-}
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a non-negative number, got ${JSON.stringify(raw)}`);
-  return n;
-}
 
 const SECONDS = envNumber('BENCH_SECONDS', 10);
 const RTT_SECONDS = envNumber('BENCH_RTT_SECONDS', Math.min(3, SECONDS));
@@ -193,13 +180,8 @@ class Client {
     });
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise<void>((res) => this.child.once('exit', () => res()));
-    this.child.send({ stop: true });
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
+  stop(): Promise<void> {
+    return stopChild(this.child);
   }
 }
 
@@ -625,11 +607,7 @@ log(`total wall time ${wallSec.toFixed(1)} s; load average at start ${loadAtStar
 if (WRITE_JSON) {
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });
   const out = {
-    bench: 'ws',
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpus()[0]?.model ?? 'unknown',
-    cores: cpus().length,
+    ...runInfo('ws'),
     loadAverage: { start: loadAtStart, end: loadAtEnd },
     settings: { seconds: SECONDS, rttSeconds: RTT_SECONDS, warmupSeconds: WARMUP_SECONDS, window: WINDOW, mdConnections: MD_CONNECTIONS, mdClients: MD_CLIENTS, mdGeneratorRate: MD_RATE ?? 'default' },
     units: { w1: 'µs', w2: 'per second', m1: 'ms' },
