@@ -23,7 +23,8 @@ import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
 import { Faults } from './faults.ts';
-import { Journal, type JournalEntry } from './journal.ts';
+import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
+import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -305,7 +306,7 @@ export class Simulator {
       kind: transport === 'rest' ? 'rest' : 'ws-api',
       what: endpointId ?? 'unknown route',
       status: reply.status,
-      detail: { body: reply.body },
+      detail: journalDetail(reply.body),
     });
   }
 
@@ -325,6 +326,17 @@ export class Simulator {
   private publish(events: readonly CoreEvent[]): void {
     for (const listener of this.eventListeners) listener(events);
   }
+}
+
+/**
+ * What the journal keeps of a reply body. Small bodies by reference (serialized only if the
+ * journal is read); large ones (depth text, long lists) as a short text at once, so 500 entries
+ * never pin megabytes of old replies.
+ */
+function journalDetail(body: unknown): JournalRecord['detail'] {
+  if (body instanceof RawJson) return body.text.length > 1000 ? `${body.text.slice(0, 1000)}...` : body.text;
+  if (Array.isArray(body) && body.length > 20) return `[${body.length} items] ${JSON.stringify(body.slice(0, 3))}...`;
+  return { body };
 }
 
 /** Relative paths: from the working directory, else from the package (the fixture files). */
