@@ -34,6 +34,8 @@ export interface Endpoint {
   readonly countsOrder?: boolean;
   /** A successful request weighs 0 (binance-facts, 2026-04-02). */
   readonly freeOnSuccess?: boolean;
+  /** Changes the account's orders: the WS API reply `set_ack_delay_ms` delays (spec 4.5). */
+  readonly changesOrders?: boolean;
   /** Only for an Ed25519 account: an HMAC account answers -4056 (spec 4.3, 5.3). */
   readonly ed25519Only?: boolean;
   /** The HTTP/WS status of a result (cancelReplace answers 200 only when both legs worked). */
@@ -121,6 +123,10 @@ function connectionOf(ctx: HandlerContext): ConnectionControl {
   return ctx.connection;
 }
 
+const ZERO_RATE = '0.00000000';
+/** The reference's discount block: no BNB discount in the simulator. */
+const NO_DISCOUNT = { enabledForAccount: false, enabledForSymbol: false, discountAsset: 'BNB', discount: ZERO_RATE } as const;
+
 function requireSymbol(ctx: HandlerContext, p: Params): string {
   const symbol = p.required('symbol');
   if (ctx.exchange.instrument(symbol) === undefined) throw apiError('BAD_SYMBOL');
@@ -196,14 +202,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     weight: () => 20,
     run: (ctx, p) => {
       const symbol = requireSymbol(ctx, p);
-      const zero = { maker: '0.00000000', taker: '0.00000000', buyer: '0.00000000', seller: '0.00000000' };
-      return {
-        symbol,
-        standardCommission: commissionRates(ctx),
-        specialCommission: zero,
-        taxCommission: zero,
-        discount: { enabledForAccount: false, enabledForSymbol: false, discountAsset: 'BNB', discount: '0.00000000' },
-      };
+      const zero = { maker: ZERO_RATE, taker: ZERO_RATE, buyer: ZERO_RATE, seller: ZERO_RATE };
+      return { symbol, standardCommission: commissionRates(ctx), specialCommission: zero, taxCommission: zero, discount: NO_DISCOUNT };
     },
   },
   {
@@ -211,6 +211,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rest: { method: 'POST', path: '/api/v3/order' },
     ws: 'order.place',
     security: 'SIGNED',
+    changesOrders: true,
     weight: () => 1,
     countsOrder: true,
     freeOnSuccess: true,
@@ -231,13 +232,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
       if (error !== null) throw error;
       if (!(p.bool('computeCommissionRates') ?? false)) return {};
       const { maker, taker } = commissionRates(ctx);
-      const zero = { maker: '0.00000000', taker: '0.00000000' };
-      return {
-        standardCommissionForOrder: { maker, taker },
-        specialCommissionForOrder: zero,
-        taxCommissionForOrder: zero,
-        discount: { enabledForAccount: false, enabledForSymbol: false, discountAsset: 'BNB', discount: '0.00000000' },
-      };
+      const zero = { maker: ZERO_RATE, taker: ZERO_RATE };
+      return { standardCommissionForOrder: { maker, taker }, specialCommissionForOrder: zero, taxCommissionForOrder: zero, discount: NO_DISCOUNT };
     },
   },
   {
@@ -257,6 +253,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rest: { method: 'DELETE', path: '/api/v3/order' },
     ws: 'order.cancel',
     security: 'SIGNED',
+    changesOrders: true,
     weight: () => 1,
     freeOnSuccess: true,
     run: (ctx, p) => {
@@ -269,6 +266,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rest: { method: 'POST', path: '/api/v3/order/cancelReplace' },
     ws: 'order.cancelReplace',
     security: 'SIGNED',
+    changesOrders: true,
     weight: () => 1,
     countsOrder: true,
     freeOnSuccess: true,
@@ -294,6 +292,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rest: { method: 'PUT', path: '/api/v3/order/amend/keepPriority' },
     ws: 'order.amend.keepPriority',
     security: 'SIGNED',
+    changesOrders: true,
     weight: () => 4,
     run: (ctx, p) => {
       const cmd = {
@@ -323,6 +322,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     rest: { method: 'DELETE', path: '/api/v3/openOrders' },
     ws: 'openOrders.cancelAll',
     security: 'SIGNED',
+    changesOrders: true,
     weight: () => 1,
     freeOnSuccess: true,
     run: (ctx, p) => take(ctx, ctx.exchange.cancelAllOrders(p.required('symbol'), ctx.now)).map((c) => ctx.service.wire.cancelled(c)),

@@ -61,11 +61,6 @@ export class Params {
     return Number(v);
   }
 
-  requiredInt(name: string): number {
-    this.required(name);
-    return this.int(name)!;
-  }
-
   /** An optional boolean ("true"/"false", any case). */
   bool(name: string): boolean | undefined {
     const v = this.get(name);

@@ -3,6 +3,7 @@
 // and the user-data subscription as an awaitable EventStream.
 
 import { WebSocket } from 'ws';
+import { WS_METHODS } from '../api/endpoints.ts';
 import { SpotSimError } from './errors.ts';
 import { EventStream } from './event-stream.ts';
 import { hmacHex, wsPayload, type ParamValue } from './signing.ts';
@@ -26,22 +27,8 @@ export interface WsApiResponse<T = unknown> {
 
 type Params = Record<string, ParamValue>;
 
-/** Which methods are signed (binance-facts §6); the rest go out as given. */
-const SIGNED = new Set([
-  'order.place',
-  'order.test',
-  'order.cancel',
-  'order.cancelReplace',
-  'order.amend.keepPriority',
-  'order.status',
-  'openOrders.status',
-  'openOrders.cancelAll',
-  'account.status',
-  'account.commission',
-  'account.rateLimits.orders',
-  'myTrades',
-  'userDataStream.subscribe.signature',
-]);
+/** Which methods are signed: the server's own endpoint table says (binance-facts §6). */
+const SIGNED = new Set([...WS_METHODS.values()].filter((e) => e.security === 'SIGNED').map((e) => e.ws!));
 
 export class WsApiClient {
   private readonly ws: WebSocket;

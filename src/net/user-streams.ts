@@ -114,11 +114,6 @@ export class UserStreams {
     return this.wire.eventStreamTerminated(now);
   }
 
-  /** Sinks of one connection (WS API subscriptions). */
-  sinksOf(peer: Peer): UserSink[] {
-    return [...this.sinks].filter((s) => s.peer === peer);
-  }
-
 }
 
 export function wrap(sink: UserSink, payload: string): string {

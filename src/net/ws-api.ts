@@ -24,8 +24,6 @@ const ID_STRING = /^[A-Za-z0-9_-]{0,36}$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const VERSION_PREFIX = /^v[0-9]+\//;
-/** The order responses `set_ack_delay_ms` delays (spec 4.5), with their user events. */
-const DELAYABLE = new Set(['order.place', 'order.cancel', 'order.cancelReplace', 'order.amend.keepPriority', 'openOrders.cancelAll']);
 
 interface Outgoing {
   readonly dueAt: number;
@@ -100,7 +98,8 @@ export class WsApiConnection implements ConnectionControl {
     const faults = service.faults;
     // swallow_next_ws_api_responses: carried out, but no reply (spec 4.5).
     const frame = faults.take('swallowWsApi') ? null : this.replyFrame(idJson, reply, endpoint, returnRateLimits);
-    const delay = DELAYABLE.has(endpoint.id) ? faults.ackDelayMs : 0;
+    // set_ack_delay_ms delays the replies of order changes, with their user events (spec 4.5).
+    const delay = endpoint.changesOrders ? faults.ackDelayMs : 0;
     if (delay === 0 && this.outgoing.length === 0) {
       if (frame !== null) this.send(frame);
       if (reply.events.length > 0) this.hooks.publish(reply.events);
