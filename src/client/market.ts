@@ -1,7 +1,8 @@
 // Market-data stream subscriptions for tests (spec 4.2): a combined-stream connection whose
 // payloads arrive in an awaitable EventStream, with the stream name kept beside each payload.
 
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { closeSocket, openSocket } from './socket.ts';
 import { EventStream } from './event-stream.ts';
 import type { MarketEvent } from './types.ts';
 
@@ -16,7 +17,7 @@ export class MarketStream extends EventStream<StreamMessage> {
 
   constructor(wsBaseUrl: string, streams: readonly string[]) {
     super(`streams ${streams.join(', ')}`);
-    this.ws = new WebSocket(`${wsBaseUrl}/stream?streams=${streams.join('/')}`, { rejectUnauthorized: false, perMessageDeflate: false });
+    this.ws = openSocket(`${wsBaseUrl}/stream?streams=${streams.join('/')}`);
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
@@ -45,11 +46,6 @@ export class MarketStream extends EventStream<StreamMessage> {
   }
 
   close(): Promise<void> {
-    if (this.ws.readyState === WebSocket.CLOSED) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.ws.once('close', () => resolve());
-      if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
-      else this.ws.close();
-    });
+    return closeSocket(this.ws);
   }
 }

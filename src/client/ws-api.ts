@@ -2,7 +2,8 @@
 // reference rule (params sorted, unencoded), typed helpers for the order and account methods,
 // and the user-data subscription as an awaitable EventStream.
 
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { closeSocket, openSocket } from './socket.ts';
 import { WS_METHODS } from '../api/endpoints.ts';
 import { SpotSimError } from './errors.ts';
 import { EventStream } from './event-stream.ts';
@@ -40,7 +41,7 @@ export class WsApiClient {
   private readonly userStreams = new Map<number, EventStream<UserEvent>>();
 
   constructor(private readonly options: WsApiOptions) {
-    this.ws = new WebSocket(options.url, { rejectUnauthorized: false, perMessageDeflate: false });
+    this.ws = openSocket(options.url);
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('error', reject);
@@ -143,12 +144,7 @@ export class WsApiClient {
   }
 
   close(): Promise<void> {
-    if (this.ws.readyState === WebSocket.CLOSED) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.ws.once('close', () => resolve());
-      if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
-      else this.ws.close();
-    });
+    return closeSocket(this.ws);
   }
 
   private onFrame(text: string): void {
