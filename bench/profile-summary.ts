@@ -1,7 +1,10 @@
 // Summarizes V8 .cpuprofile files: the functions with the most self time (and their share).
 //
 //   node --cpu-prof --cpu-prof-dir=.tmp/prof --import tsx bench/engine.bench.ts --engine=spot-sim --no-heap --no-json
-//   npx tsx bench/profile-summary.ts .tmp/prof [--top=30]
+//   npx tsx bench/profile-summary.ts .tmp/prof [--top=30] [--inclusive]
+//
+// --inclusive: time spent in each function and everything it called (each sample counted once
+// per function however deep the recursion), to see which part of a request path costs most.
 //
 // Given a directory, it reads the largest profile in it (the process that did the work; the
 // re-spawning parent and tsx's loader thread write small ones too).
@@ -59,17 +62,34 @@ for (let i = 0; i < samples.length; i++) {
   selfUs.set(samples[i]!, (selfUs.get(samples[i]!) ?? 0) + Math.max(0, dt));
 }
 
+const INCLUSIVE = args.includes('--inclusive');
+const keyOf = (node: ProfileNode): string => {
+  const cf = node.callFrame;
+  const url = cf.url.replace(/^file:\/\//, '');
+  const where = url === '' ? '' : ` ${url.includes('/node_modules/') ? url.slice(url.lastIndexOf('/node_modules/') + 14) : relative(process.cwd(), url)}:${cf.lineNumber + 1}`;
+  return `${cf.functionName || '(anonymous)'}${where}`;
+};
+const parentOf = new Map<number, ProfileNode>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+
 const byFunction = new Map<string, number>();
 let total = 0;
 for (const node of profile.nodes) {
   const us = selfUs.get(node.id) ?? 0;
   if (us === 0) continue;
-  const cf = node.callFrame;
-  const url = cf.url.replace(/^file:\/\//, '');
-  const where = url === '' ? '' : ` ${url.includes('/node_modules/') ? url.slice(url.lastIndexOf('/node_modules/') + 14) : relative(process.cwd(), url)}:${cf.lineNumber + 1}`;
-  const key = `${cf.functionName || '(anonymous)'}${where}`;
-  byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   total += us;
+  if (!INCLUSIVE) {
+    const key = keyOf(node);
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+    continue;
+  }
+  const seen = new Set<string>();
+  for (let n: ProfileNode | undefined = node; n !== undefined; n = parentOf.get(n.id)) {
+    const key = keyOf(n);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+  }
 }
 
 console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`);

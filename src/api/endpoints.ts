@@ -325,7 +325,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     changesOrders: true,
     weight: () => 1,
     freeOnSuccess: true,
-    run: (ctx, p) => take(ctx, ctx.exchange.cancelAllOrders(p.required('symbol'), ctx.now)).map((c) => ctx.service.wire.cancelled(c)),
+    run: (ctx, p) => ctx.service.wire.cancelledList(take(ctx, ctx.exchange.cancelAllOrders(p.required('symbol'), ctx.now))),
   },
   {
     id: 'myTrades',

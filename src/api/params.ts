@@ -9,26 +9,35 @@ import { apiError, ApiError } from '../core/errors.ts';
 export const MAX_PARAMS = 64;
 
 export class Params {
-  private signed: string | null = null;
+  private signed: string | null;
   private alt: string | null | undefined = undefined;
 
   constructor(
-    private readonly values: ReadonlyMap<string, string>,
-    /** The bytes a signature must cover (built on first use: unsigned requests never pay). */
-    private readonly buildSigned: string | (() => string),
-    /** Alternative payload a WS API client may have signed (values URI-encoded), on demand. */
-    private readonly buildAlt: (() => string | null) | null = null,
-  ) {}
+    protected readonly values: ReadonlyMap<string, string>,
+    /** The bytes a signature must cover; null = built on first use (unsigned requests never pay). */
+    signed: string | null,
+  ) {
+    this.signed = signed;
+  }
 
   get signedPayload(): string {
-    if (this.signed === null) this.signed = typeof this.buildSigned === 'string' ? this.buildSigned : this.buildSigned();
+    if (this.signed === null) this.signed = this.buildSignedPayload();
     return this.signed;
   }
 
   /** Only asked for when the signature over `signedPayload` did not verify. */
   get altSignedPayload(): string | null {
-    if (this.alt === undefined) this.alt = this.buildAlt?.() ?? null;
+    if (this.alt === undefined) this.alt = this.buildAltPayload();
     return this.alt;
+  }
+
+  protected buildSignedPayload(): string {
+    return '';
+  }
+
+  /** Another payload the client may have signed; none unless a transport says so. */
+  protected buildAltPayload(): string | null {
+    return null;
   }
 
   get(name: string): string | undefined {
@@ -93,21 +102,47 @@ export function parseWsParams(raw: unknown): Params {
   if (raw === undefined || raw === null) return new Params(new Map(), '');
   if (typeof raw !== 'object' || Array.isArray(raw)) throw apiError('INVALID_PARAMETER', 'params');
   const values = new Map<string, string>();
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+  const object = raw as Record<string, unknown>;
+  // for-in over a JSON.parse result: its own keys only (its prototype is Object.prototype).
+  for (const k in object) {
+    const v = object[k];
     if (typeof v === 'string') values.set(k, v);
     else if (typeof v === 'number' && Number.isFinite(v)) values.set(k, numberText(v));
     else if (typeof v === 'boolean') values.set(k, String(v));
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) values.set(k, JSON.stringify(v));
+    else if (Array.isArray(v) && v.every(isString)) values.set(k, JSON.stringify(v));
     else throw apiError('INVALID_PARAMETER', k);
   }
   if (values.size > MAX_PARAMS) throw apiError('TOO_MANY_PARAMETERS');
-  const keys = () => [...values.keys()].filter((k) => k !== 'signature').sort();
-  const payload = () => keys().map((k) => `${k}=${values.get(k)}`).join('&');
-  const encoded = () => {
-    const text = keys().map((k) => `${k}=${encodeURIComponent(values.get(k)!)}`).join('&');
-    return text === payload() ? null : text;
-  };
-  return new Params(values, payload, encoded);
+  return new WsParams(values, null);
+}
+
+function isString(x: unknown): boolean {
+  return typeof x === 'string';
+}
+
+/**
+ * WS API params: the signed payload is every param but `signature`, sorted by name, joined
+ * `k=v&...` (client-requests §0.10); some clients sign the values URI-encoded instead, which is
+ * the alternative payload.
+ */
+class WsParams extends Params {
+  private sortedKeys(): string[] {
+    const keys: string[] = [];
+    for (const k of this.values.keys()) if (k !== 'signature') keys.push(k);
+    return keys.sort();
+  }
+
+  protected override buildSignedPayload(): string {
+    let text = '';
+    for (const k of this.sortedKeys()) text += `${text === '' ? '' : '&'}${k}=${this.values.get(k)}`;
+    return text;
+  }
+
+  protected override buildAltPayload(): string | null {
+    let text = '';
+    for (const k of this.sortedKeys()) text += `${text === '' ? '' : '&'}${k}=${encodeURIComponent(this.values.get(k)!)}`;
+    return text === this.signedPayload ? null : text;
+  }
 }
 
 function numberText(v: number): string {

@@ -78,39 +78,34 @@ export class Wire {
     };
   }
 
-  /** POST order response of the given kind (binance-facts §3.6). */
-  placed(result: PlaceResult, respType: 'ACK' | 'RESULT' | 'FULL') {
+  /**
+   * POST order response of the given kind (binance-facts §3.6), written as text in field order:
+   * the reply every trading client waits on (identical to JSON.stringify of the field list;
+   * wire.test.ts checks it).
+   */
+  placed(result: PlaceResult, respType: 'ACK' | 'RESULT' | 'FULL'): RawJson {
     const o = result.order;
-    const ack = { symbol: o.symbol, orderId: o.orderId, orderListId: -1, clientOrderId: o.clientOrderId, transactTime: result.transactTime };
-    if (respType === 'ACK') return ack;
+    const ack = `{"symbol":"${o.symbol}","orderId":${o.orderId},"orderListId":-1,"clientOrderId":${JSON.stringify(o.clientOrderId)},"transactTime":${result.transactTime}`;
+    if (respType === 'ACK') return new RawJson(`${ack}}`);
     const inst = this.inst(o.symbol);
-    const body: Record<string, unknown> = {
-      ...ack,
-      price: this.price(inst, o.price),
-      origQty: this.qty(inst, o.origQty),
-      executedQty: this.qty(inst, o.executedQty),
-      origQuoteOrderQty: ZERO,
-      cummulativeQuoteQty: this.quote(inst, o.cumQuote),
-      status: o.status,
-      timeInForce: o.timeInForce,
-      type: o.type,
-      side: o.side,
-      workingTime: o.workingTime,
-      selfTradePreventionMode: STP_MODE,
-    };
-    this.conditional(inst, o, body);
-    if (respType === 'FULL') body.fills = result.fills.map((f) => this.fill(inst, f));
-    return body;
+    let text =
+      `${ack},"price":"${this.price(inst, o.price)}","origQty":"${this.qty(inst, o.origQty)}","executedQty":"${this.qty(inst, o.executedQty)}",` +
+      `"origQuoteOrderQty":"${ZERO}","cummulativeQuoteQty":"${this.quote(inst, o.cumQuote)}","status":"${o.status}","timeInForce":"${o.timeInForce}",` +
+      `"type":"${o.type}","side":"${o.side}","workingTime":${o.workingTime},"selfTradePreventionMode":"${STP_MODE}"`;
+    text += this.conditional(inst, o);
+    if (respType === 'FULL') {
+      let fills = '';
+      for (const f of result.fills) fills += `${fills === '' ? '' : ','}${this.fillText(inst, f)}`;
+      text += `,"fills":[${fills}]`;
+    }
+    return new RawJson(`${text}}`);
   }
 
-  fill(inst: Instrument, f: Fill) {
-    return {
-      price: this.price(inst, f.price),
-      qty: this.qty(inst, f.qty),
-      commission: this.quote(inst, f.commission),
-      commissionAsset: f.commissionAsset,
-      tradeId: f.tradeId,
-    };
+  private fillText(inst: Instrument, f: Fill): string {
+    return (
+      `{"price":"${this.price(inst, f.price)}","qty":"${this.qty(inst, f.qty)}","commission":"${this.quote(inst, f.commission)}",` +
+      `"commissionAsset":"${f.commissionAsset}","tradeId":${f.tradeId}}`
+    );
   }
 
   /** GET order (binance-facts §3.8). */
@@ -142,28 +137,24 @@ export class Wire {
     return body;
   }
 
-  /** DELETE order (binance-facts §3.9). */
-  cancelled(c: CancelResult) {
+  /** DELETE order (binance-facts §3.9), as text in field order (a hot reply, like `placed`). */
+  cancelled(c: CancelResult): RawJson {
     const o = c.order;
     const inst = this.inst(o.symbol);
-    return {
-      symbol: o.symbol,
-      origClientOrderId: c.origClientOrderId,
-      orderId: o.orderId,
-      orderListId: -1,
-      clientOrderId: c.clientOrderId,
-      transactTime: c.transactTime,
-      price: this.price(inst, o.price),
-      origQty: this.qty(inst, o.origQty),
-      executedQty: this.qty(inst, o.executedQty),
-      origQuoteOrderQty: ZERO,
-      cummulativeQuoteQty: this.quote(inst, o.cumQuote),
-      status: o.status,
-      timeInForce: o.timeInForce,
-      type: o.type,
-      side: o.side,
-      selfTradePreventionMode: STP_MODE,
-    };
+    return new RawJson(
+      `{"symbol":"${o.symbol}","origClientOrderId":${JSON.stringify(c.origClientOrderId)},"orderId":${o.orderId},"orderListId":-1,` +
+        `"clientOrderId":${JSON.stringify(c.clientOrderId)},"transactTime":${c.transactTime},"price":"${this.price(inst, o.price)}",` +
+        `"origQty":"${this.qty(inst, o.origQty)}","executedQty":"${this.qty(inst, o.executedQty)}","origQuoteOrderQty":"${ZERO}",` +
+        `"cummulativeQuoteQty":"${this.quote(inst, o.cumQuote)}","status":"${o.status}","timeInForce":"${o.timeInForce}","type":"${o.type}",` +
+        `"side":"${o.side}","selfTradePreventionMode":"${STP_MODE}"}`,
+    );
+  }
+
+  /** A list of cancellations (DELETE openOrders), one text. */
+  cancelledList(list: readonly CancelResult[]): RawJson {
+    let text = '';
+    for (const c of list) text += `${text === '' ? '' : ','}${this.cancelled(c).text}`;
+    return new RawJson(`[${text}]`);
   }
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
@@ -226,9 +217,11 @@ export class Wire {
     };
   }
 
-  /** Conditional fields of RESULT/FULL (they appear only when they apply). */
-  private conditional(inst: Instrument, o: OrderView, body: Record<string, unknown>): void {
-    if (o.expiryReason !== 'NONE') body.expiryReason = o.expiryReason;
-    if (o.preventedQty > 0) body.preventedQuantity = this.qty(inst, o.preventedQty);
+  /** Conditional fields of RESULT/FULL, as text (they appear only when they apply). */
+  private conditional(inst: Instrument, o: OrderView): string {
+    let text = '';
+    if (o.expiryReason !== 'NONE') text += `,"expiryReason":"${o.expiryReason}"`;
+    if (o.preventedQty > 0) text += `,"preventedQuantity":"${this.qty(inst, o.preventedQty)}"`;
+    return text;
   }
 }

@@ -207,9 +207,20 @@ class FakeSocket extends EventEmitter {
   readyState = 1;
   bufferedAmount = 0;
   readonly sent: string[] = [];
-  send(data: string | Buffer): void {
-    this.sent.push(String(data));
-  }
+  /** The net.Socket a Peer writes its frames to: decodes them back into `sent`. */
+  readonly _socket = {
+    destroyed: false,
+    write: (bytes: Buffer): void => {
+      for (let at = 0; at < bytes.length; ) {
+        let length = bytes[at + 1]! & 0x7f;
+        let start = at + 2;
+        if (length === 126) [length, start] = [bytes.readUInt16BE(at + 2), at + 4];
+        else if (length === 127) [length, start] = [Number(bytes.readBigUInt64BE(at + 2)), at + 10];
+        this.sent.push(bytes.toString('utf8', start, start + length));
+        at = start + length;
+      }
+    },
+  };
   ping(): void {}
   close(): void {
     this.readyState = 3;
@@ -276,6 +287,7 @@ test(`WS API: ${RUNS.wsApi} generated frames each get one reply with a reference
         new WsApiConnection(peer, { service: sim.service, users, publish: () => {} }, true);
         const before = fingerprint(sim);
         socket.emit('message', Buffer.from(text), binary);
+        peer.flush(); // what the end of this tick would write
         const context = `frame ${text.slice(0, 300)} binary=${binary}`;
         assert.equal(socket.sent.length >= 1, true, `no reply (hang) for ${context}`);
         const reply = JSON.parse(socket.sent[0]!) as { id: unknown; status: number; error?: { code: number } };
@@ -315,6 +327,7 @@ test(`market data: ${RUNS.market} generated control frames get a reference reply
         const { peer, socket } = fakePeer('market');
         market.open(peer, combined, []);
         socket.emit('message', Buffer.from(text), binary);
+        peer.flush();
         const context = `frame ${text.slice(0, 300)}`;
         assert.equal(socket.sent.length, 1, `expected one reply for ${context}`);
         const reply = JSON.parse(socket.sent[0]!) as { result?: unknown; error?: { code: number; msg: string }; id?: unknown };

@@ -8,7 +8,7 @@ import type { RawData } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
 import type { DepthDiff, PublicTrade, Touch } from '../core/types.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
-import { CLOSE_POLICY, type Peer } from './ws-peer.ts';
+import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
 
 /** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */
 export const MAX_STREAMS_PER_CONNECTION = 1024;
@@ -223,8 +223,8 @@ export class MarketStreams {
     let raw: Buffer | null = null;
     let combined: Buffer | null = null;
     for (const conn of subs) {
-      if (conn.combined) conn.peer.send((combined ??= Buffer.from(`{"stream":"${name}","data":${payload}}`)));
-      else conn.peer.send((raw ??= Buffer.from(payload)));
+      if (conn.combined) conn.peer.sendFrame((combined ??= textFrame(`{"stream":"${name}","data":${payload}}`)));
+      else conn.peer.sendFrame((raw ??= textFrame(payload)));
     }
   }
 }

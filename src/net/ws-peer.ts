@@ -17,8 +17,42 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const CLOSE_POLICY = 1008;
 export const CLOSE_SLOW_CONSUMER = 1013;
 
-/** Every frame we send is text; one options object instead of one per send. */
-const TEXT_FRAME = { binary: false } as const;
+/** FIN + text opcode: every frame we send is one whole text message (RFC 6455 5.2). */
+const FIN_TEXT = 0x81;
+
+/** Header bytes of an unmasked server frame with a payload of `length` bytes (RFC 6455 5.2). */
+function headerLength(length: number): number {
+  return length < 126 ? 2 : length < 65536 ? 4 : 10;
+}
+
+/** Writes the frame header for a `length`-byte text payload at `offset`; returns the next offset. */
+function writeHeader(target: Buffer, offset: number, length: number): number {
+  target[offset] = FIN_TEXT;
+  if (length < 126) {
+    target[offset + 1] = length;
+    return offset + 2;
+  }
+  if (length < 65536) {
+    target[offset + 1] = 126;
+    target.writeUInt16BE(length, offset + 2);
+    return offset + 4;
+  }
+  target[offset + 1] = 127;
+  target.writeUInt32BE(Math.floor(length / 2 ** 32), offset + 2);
+  target.writeUInt32BE(length >>> 0, offset + 6);
+  return offset + 10;
+}
+
+/**
+ * A whole text frame (header and payload) for a payload many peers receive (a market-data
+ * update): framed once, then handed to every subscriber's socket as the same bytes.
+ */
+export function textFrame(payload: string | Buffer): Buffer {
+  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
+  const frame = Buffer.allocUnsafe(headerLength(bytes.length) + bytes.length);
+  bytes.copy(frame, writeHeader(frame, 0, bytes.length));
+  return frame;
+}
 
 export class Peer {
   /** Monotonic ms of the first ping not yet answered; null when none is outstanding. */
@@ -27,13 +61,12 @@ export class Peer {
   private windowStart = 0;
   private windowCount = 0;
   closed = false;
-  /** The socket held corked until the end of the current tick (see `send`), or null. */
-  private corked: Socket | null = null;
-  private readonly uncork = (): void => {
-    const socket = this.corked;
-    this.corked = null;
-    socket?.uncork();
-  };
+  /**
+   * What was sent in the current tick, written at its end in one socket write: text payloads
+   * (strings, framed at the flush) and whole frames from `textFrame` (Buffers).
+   */
+  private pending: (string | Buffer)[] = [];
+  private readonly flushPending = (): void => this.flush();
 
   constructor(
     readonly ws: WebSocket,
@@ -52,13 +85,21 @@ export class Peer {
   }
 
   /**
-   * Sends a text frame (a string, or the UTF-8 bytes of one shared by many peers). Frames sent
-   * in the same tick leave in one write: the first corks the socket and a `process.nextTick`
-   * uncorks it, so a WS API reply and the user-data events it caused (or a pipelined burst of
-   * replies) cost one writev syscall instead of one each. Nothing waits for I/O: the frames go
-   * out as soon as the code that sent them returns, in the order they were sent.
+   * Sends a text message. Everything sent in one tick leaves in one socket write at the end of
+   * the tick (`process.nextTick`): a WS API reply and the user-data events it caused, or a
+   * pipelined burst of replies, cost one frame-building pass and one syscall instead of one
+   * `ws.send` each. Nothing waits for I/O, and frames leave in the order they were sent.
    */
-  send(data: string | Buffer): void {
+  send(payload: string): void {
+    this.queue(payload);
+  }
+
+  /** Sends a frame built by `textFrame` (shared by many peers; never modified). */
+  sendFrame(frame: Buffer): void {
+    this.queue(frame);
+  }
+
+  private queue(item: string | Buffer): void {
     if (this.closed) return;
     const ws = this.ws;
     if (ws.readyState !== ws.OPEN) return;
@@ -66,16 +107,52 @@ export class Peer {
       this.cutOff();
       return;
     }
-    if (this.corked === null) {
-      // `ws` keeps its net.Socket in `_socket` (not typed); without it, send uncorked.
-      const socket = (ws as unknown as { _socket?: Socket | null })._socket;
-      if (socket != null && typeof socket.cork === 'function') {
-        socket.cork();
-        this.corked = socket;
-        process.nextTick(this.uncork);
+    if (this.pending.length === 0) process.nextTick(this.flushPending);
+    this.pending.push(item);
+  }
+
+  /**
+   * Writes what this tick sent, straight to the socket under `ws` (its `_socket`; the frames
+   * are the ones `ws` would build: unmasked, no extensions, since permessage-deflate is off).
+   * `ws` counts those bytes in `bufferedAmount` all the same, which the slow-consumer cap reads.
+   * Runs at the end of the tick, and before a close (or now, for a caller that cannot wait).
+   */
+  flush(): void {
+    const items = this.pending;
+    if (items.length === 0) return;
+    this.pending = [];
+    const ws = this.ws;
+    if (this.closed || ws.readyState !== ws.OPEN) return;
+    const socket = (ws as unknown as { _socket?: Socket | null })._socket;
+    if (socket == null || socket.destroyed) return;
+    if (items.length === 1 && typeof items[0] !== 'string') {
+      socket.write(items[0]!);
+      return;
+    }
+    let total = 0;
+    const lengths = new Array<number>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (typeof item === 'string') {
+        const length = Buffer.byteLength(item);
+        lengths[i] = length;
+        total += headerLength(length) + length;
+      } else {
+        total += item.length;
       }
     }
-    ws.send(data, TEXT_FRAME);
+    const out = Buffer.allocUnsafe(total);
+    let offset = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (typeof item === 'string') {
+        offset = writeHeader(out, offset, lengths[i]!);
+        offset += out.write(item, offset);
+      } else {
+        offset += item.copy(out, offset);
+      }
+    }
+    socket.write(out);
   }
 
   /** Counts one incoming message; false once more than `perSecond` arrived in this second. */
@@ -108,12 +185,14 @@ export class Peer {
 
   close(code: number, reason: string): void {
     if (this.closed) return;
+    // What was sent before the close leaves before the close frame.
+    this.flush();
     this.ws.close(code, reason);
   }
 
   terminate(): void {
-    // Frames sent earlier in this tick still leave first, as they would have uncorked.
-    this.uncork();
+    // Frames sent earlier in this tick still leave first.
+    this.flush();
     this.ws.terminate();
   }
 
