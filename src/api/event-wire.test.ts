@@ -1,6 +1,7 @@
 // The executionReport text writer must equal JSON.stringify of the reference field list
 // (binance-facts §7.1) for every kind of report: NEW, TRADE, CANCELED, EXPIRED, REJECTED,
-// REPLACED and TRADE_PREVENTION, produced here by a seeded random run.
+// REPLACED and TRADE_PREVENTION, produced here by a seeded random run; outboundAccountPosition
+// likewise.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import { Exchange } from '../core/exchange.ts';
 import { Rng } from '../core/rng.ts';
 import { T0 } from '../core/test-support.ts';
 import { STP_MODE, type ExecutionReport } from '../core/types.ts';
-import { formatPlain } from '../core/units.ts';
+import { formatPlain, formatScaled } from '../core/units.ts';
 import { EventWire } from './event-wire.ts';
 import { Wire, ZERO } from './wire.ts';
 
@@ -65,10 +66,18 @@ test('executionReport text equals the reference field list for every kind of rep
       outcome = ex.amendOrder({ symbol: inst.symbol, orderId: o.orderId, newQty: formatPlain(Math.max(1, Math.floor(o.origQty / 2)), inst.lotDecimals) }, now);
     } else continue;
     for (const e of outcome.events) {
+      if (e.type === 'balances') {
+        seen.add('outboundAccountPosition');
+        const B = e.assets.map((a) => {
+          const bal = ex.balance(a);
+          return { a, f: formatScaled(bal.free, bal.decimals), l: formatScaled(bal.locked, bal.decimals) };
+        });
+        assert.equal(events.accountPosition(e), JSON.stringify({ e: 'outboundAccountPosition', E: e.eventTime, u: ex.lastBalanceUpdate, B }));
+      }
       if (e.type !== 'execution') continue;
       seen.add(e.executionType);
       assert.equal(events.executionReport(e), reference(ex, wire, e));
     }
   }
-  for (const kind of ['NEW', 'TRADE', 'CANCELED', 'EXPIRED', 'REPLACED', 'TRADE_PREVENTION']) assert.ok(seen.has(kind), `no ${kind} report produced`);
+  for (const kind of ['NEW', 'TRADE', 'CANCELED', 'EXPIRED', 'REPLACED', 'TRADE_PREVENTION', 'outboundAccountPosition']) assert.ok(seen.has(kind), `no ${kind} report produced`);
 });

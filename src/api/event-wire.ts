@@ -94,13 +94,17 @@ export class EventWire {
     return `${text}}`;
   }
 
-  /** `outboundAccountPosition`: the assets the command may have changed, as they are now. */
+  /**
+   * `outboundAccountPosition`: the assets the command may have changed, as they are now. Sent
+   * after every order change, so written as text like `executionReport` (event-wire.test.ts).
+   */
   accountPosition(b: BalanceEvent): string {
-    const balances = b.assets.map((asset) => {
-      const bal = this.exchange.balance(asset)!;
-      return { a: asset, f: formatScaled(bal.free, bal.decimals), l: formatScaled(bal.locked, bal.decimals) };
-    });
-    return JSON.stringify({ e: 'outboundAccountPosition', E: b.eventTime, u: this.exchange.lastBalanceUpdate, B: balances });
+    let balances = '';
+    for (const asset of b.assets) {
+      const bal = this.exchange.balance(asset);
+      balances += `${balances === '' ? '' : ','}{"a":"${asset}","f":"${formatScaled(bal.free, bal.decimals)}","l":"${formatScaled(bal.locked, bal.decimals)}"}`;
+    }
+    return `{"e":"outboundAccountPosition","E":${b.eventTime},"u":${this.exchange.lastBalanceUpdate},"B":[${balances}]}`;
   }
 
   listenKeyExpired(listenKey: string, now: number): string {

@@ -34,3 +34,27 @@ test('formatScaled writes 8 decimals, more only when exactness needs them', () =
   assert.equal(formatPlain(6_000_001, 2), '60000.01');
   assert.equal(formatPlain(6_000_000, 2), '60000');
 });
+
+test('formatScaled: the fast number path agrees with exact bigint arithmetic near every boundary', () => {
+  const exact = (v: bigint, d: number): string => {
+    const neg = v < 0n;
+    const a = neg ? -v : v;
+    const unit = 10n ** BigInt(d);
+    let frac = (a % unit).toString().padStart(d, '0');
+    if (frac.length < 8) frac = frac.padEnd(8, '0');
+    else while (frac.length > 8 && frac.endsWith('0')) frac = frac.slice(0, -1);
+    return `${neg ? '-' : ''}${a / unit}.${frac}`;
+  };
+  const values = [0n, 1n, 9n, 10n, 99_999_999n, 100_000_000n, 2n ** 52n - 1n, 2n ** 52n, 2n ** 52n + 1n, 2n ** 53n - 1n, 2n ** 64n + 7n];
+  for (let d = 1; d <= 22; d++) {
+    const unit = 10n ** BigInt(d);
+    for (let k = 1n; k < 2n ** 52n / unit && k < 10n ** 6n; k = k * 7n + 3n) values.push(k * unit - 1n, k * unit, k * unit + 1n);
+  }
+  for (const v of values) {
+    for (let d = 1; d <= 22; d++) {
+      assert.equal(formatScaled(v, d), exact(v, d), `${v} at ${d} decimals`);
+      assert.equal(formatScaled(-v, d), exact(-v, d), `-${v} at ${d} decimals`);
+      if (v <= 2n ** 52n) assert.equal(formatScaled(Number(v), d), exact(v, d), `number ${v} at ${d} decimals`);
+    }
+  }
+});

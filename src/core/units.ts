@@ -71,14 +71,26 @@ export function parseScaledBig(text: string, decimals: number): bigint | null {
  * ("60000.00000000"); more only when the value needs them to stay exact.
  */
 export function formatScaled(value: number | bigint, decimals: number, minDecimals = 8): string {
-  if (typeof value === 'bigint') return formatBig(value, decimals, minDecimals);
+  if (typeof value === 'bigint') {
+    // Balances and quote amounts are bigints but nearly always small: number arithmetic is exact
+    // below 2^52 and several times faster than bigint division.
+    if (value <= FAST_BIG && value >= -FAST_BIG && decimals < POW10.length) return formatScaled(Number(value), decimals, minDecimals);
+    return formatBig(value, decimals, minDecimals);
+  }
   if (value < 0) return '-' + formatScaled(-value, decimals, minDecimals);
   if (decimals <= 0) return String(value * POW10[-decimals]!) + (minDecimals > 0 ? '.' + '0'.repeat(minDecimals) : '');
   const unit = POW10[decimals]!;
-  const intPart = Math.floor(value / unit);
-  const frac = String(value - intPart * unit).padStart(decimals, '0');
-  return `${intPart}.${fitDecimals(frac, minDecimals)}`;
+  let intPart = Math.floor(value / unit);
+  let rest = value - intPart * unit;
+  // The float quotient can round up to the next integer just below a multiple of `unit`.
+  if (rest < 0) {
+    intPart -= 1;
+    rest += unit;
+  }
+  return `${intPart}.${fitDecimals(String(rest).padStart(decimals, '0'), minDecimals)}`;
 }
+
+const FAST_BIG = 2n ** 52n;
 
 function formatBig(value: bigint, decimals: number, minDecimals: number): string {
   if (value < 0n) return '-' + formatBig(-value, decimals, minDecimals);
