@@ -38,11 +38,14 @@
 // exit 1 when a check failed.
 //
 //   npm run soak                       SOAK_MINUTES=1 npm run soak
+//   (`npm run soak` bundles this file like `npm start` bundles the server and runs it with plain
+//   node, so the RSS it reports is the shipped server's; `npx tsx bench/soak.ts` runs it from
+//   source, with tsx's loader isolate adding about 25 MiB.)
 //   env: SOAK_MINUTES=10  SOAK_CONNECTIONS=1000  SOAK_CLIENTS=3 (2-4)  SOAK_ORDER_RATE=20
 //        SOAK_LIMIT_RATE=200  SOAK_MARKET_RATE=20  SOAK_CHURN=10000  SOAK_ABUSE=40 (sockets per kind)
 
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -65,7 +68,8 @@ import type {
 import { envNumber, stopChild } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
-const BENCH_DIR = dirname(THIS_FILE);
+// bench/, also when `npm run soak` runs this file bundled into dist/.
+const BENCH_DIR = existsSync(join(dirname(THIS_FILE), 'soak-client.ts')) ? dirname(THIS_FILE) : join(dirname(THIS_FILE), '..', 'bench');
 const CLIENT_FILE = join(BENCH_DIR, 'soak-client.ts');
 const RESULTS_FILE = join(BENCH_DIR, 'results', 'soak.json');
 

@@ -5,14 +5,19 @@
 // esbuild's service process is stopped after the build. Dependencies
 // stay external (loaded from node_modules). `npx tsx src/main.ts` runs the same
 // server from source.
+//
+// `node scripts/build-main.mjs <entry.ts> <out.mjs>` bundles another entry point the same way:
+// `npm run soak` runs its server side (bench/soak.ts) like `npm start` runs the server, so the
+// memory it reports is the shipped server's, not tsx's.
 import { build, stop } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const outfile = join(root, 'dist', 'main.mjs');
+const [entry = join('src', 'main.ts'), out = join('dist', 'main.mjs')] = process.argv.slice(2);
+const outfile = join(root, out);
 await build({
-  entryPoints: [join(root, 'src', 'main.ts')],
+  entryPoints: [join(root, entry)],
   outfile,
   bundle: true,
   platform: 'node',

@@ -95,9 +95,11 @@ const FAST_BIG = 2n ** 52n;
 function formatBig(value: bigint, decimals: number, minDecimals: number): string {
   if (value < 0n) return '-' + formatBig(-value, decimals, minDecimals);
   if (decimals <= 0) return String(value * pow10n(-decimals)) + (minDecimals > 0 ? '.' + '0'.repeat(minDecimals) : '');
-  const unit = pow10n(decimals);
-  const frac = String(value % unit).padStart(decimals, '0');
-  return `${value / unit}.${fitDecimals(frac, minDecimals)}`;
+  // One bigint-to-text conversion, then the decimal point placed by slicing (bigint division
+  // is the slow part of formatting a balance).
+  const digits = value.toString().padStart(decimals + 1, '0');
+  const cut = digits.length - decimals;
+  return `${digits.slice(0, cut)}.${fitDecimals(digits.slice(cut), minDecimals)}`;
 }
 
 /** Pads to `min` decimals, or trims trailing zeros beyond `min` (exact either way). */
