@@ -39,17 +39,22 @@ function assertHealthy(ex: Exchange) {
 
 test('a resting LIMIT order: NEW, id 1, quote locked with the fee reserve, one level change, then balances', () => {
   const ex = makeExchange();
+  const updateIdBefore = ex.depthSnapshot('BTCUSDT', 5000, 'live').lastUpdateId;
   const outcome = limit(ex, 'BUY', '59000', '0.001');
   const result = expectOk(outcome);
+  // The level change is one book update id, and the level shows in the live book.
+  const live = ex.depthSnapshot('BTCUSDT', 5000, 'live');
+  assert.equal(live.lastUpdateId, updateIdBefore + 1);
+  assert.ok(live.bids.some(([price, qty]) => price === result.order.price && qty === result.order.origQty));
   assert.equal(result.order.orderId, 1);
   assert.equal(result.order.status, 'NEW');
   assert.equal(result.order.clientOrderId.length, 22);
   assert.deepEqual(result.fills, []);
   assert.deepEqual(
     outcome.events.map((e) => e.type),
-    ['execution', 'level', 'balances'],
+    ['execution', 'balances'],
   );
-  assert.deepEqual((outcome.events[2] as BalanceEvent).assets, ['USDT']);
+  assert.deepEqual((outcome.events[1] as BalanceEvent).assets, ['USDT']);
   // 59 USDT notional + 4 bps (the highest fee) reserved so that fills never overdraw.
   assert.equal(locked(ex, 'USDT'), atoms(ex, 'USDT', '59.0236'));
   assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999940.9764'));

@@ -601,13 +601,13 @@ export class Exchange implements CounterpartyVenue, CoreState {
     const qty = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
     const price = maker.price;
     const tradeId = ++inst.lastTradeId;
-    let levelQty = opposite.reduce(maker, qty);
+    opposite.reduce(maker, qty);
     if (maker.remaining === 0) {
-      levelQty = opposite.remove(maker);
+      opposite.remove(maker);
       this.orders.delete(maker.id);
       if (maker.account === null) this.retireCounterpartyOrder(maker);
     }
-    this.levelChanged(inst, maker.side, price, levelQty);
+    this.levelChanged(inst, maker.side, price);
     taker.remaining -= qty;
     this.pending.push({
       type: 'trade',
@@ -686,8 +686,8 @@ export class Exchange implements CounterpartyVenue, CoreState {
   private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number): void {
     const acct = maker.account!;
     const qty = maker.remaining;
-    const levelQty = opposite.remove(maker);
-    this.levelChanged(inst, maker.side, maker.price, levelQty);
+    opposite.remove(maker);
+    this.levelChanged(inst, maker.side, maker.price);
     maker.remaining = 0;
     this.releaseLock(inst, maker);
     acct.preventedQty += qty;
@@ -757,7 +757,8 @@ export class Exchange implements CounterpartyVenue, CoreState {
 
     const decrease = acct.origQty - newQty;
     const side = this.books[inst.index]!.sideOf(order.side);
-    this.levelChanged(inst, order.side, order.price, side.reduce(order, decrease));
+    side.reduce(order, decrease);
+    this.levelChanged(inst, order.side, order.price);
     const release = this.lockFor(inst, order.side, acct.price, decrease);
     acct.locked -= release;
     this.ledger.unlock(order.side === 'BUY' ? inst.quote : inst.base, release);
@@ -798,7 +799,8 @@ export class Exchange implements CounterpartyVenue, CoreState {
 
   private rest(inst: Instrument, order: Order): void {
     const side = this.books[inst.index]!.sideOf(order.side);
-    this.levelChanged(inst, order.side, order.price, side.add(order));
+    side.add(order);
+    this.levelChanged(inst, order.side, order.price);
     this.orders.set(order.id, order);
   }
 
@@ -811,7 +813,8 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** Takes a resting order off the book (cancel, expiry); not for fills. */
   private unrest(inst: Instrument, order: Order): void {
     const side = this.books[inst.index]!.sideOf(order.side);
-    this.levelChanged(inst, order.side, order.price, side.remove(order));
+    side.remove(order);
+    this.levelChanged(inst, order.side, order.price);
     this.orders.delete(order.id);
     if (order.account === null) this.retireCounterpartyOrder(order);
   }
@@ -847,10 +850,12 @@ export class Exchange implements CounterpartyVenue, CoreState {
     order.slot = -1;
   }
 
-  private levelChanged(inst: Instrument, side: Side, price: number, qty: number): void {
-    const updateId = ++inst.updateId;
-    this.depth[inst.index]!.record(side, price, updateId);
-    this.pending.push({ type: 'level', symbol: inst.symbol, side, price, qty, updateId });
+  /**
+   * A level's quantity changed: a new book update id, and the level joins the depth batch (the
+   * aggregator reads its quantity from the book at the flush, so nothing else is recorded).
+   */
+  private levelChanged(inst: Instrument, side: Side, price: number): void {
+    this.depth[inst.index]!.record(side, price, ++inst.updateId);
   }
 
   // ---------------------------------------------------------------- events and ids

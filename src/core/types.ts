@@ -112,17 +112,7 @@ export interface PublicTrade {
   readonly buyerIsMaker: boolean;
 }
 
-/** A price level's total quantity changed (0 = level removed). */
-export interface LevelChange {
-  readonly type: 'level';
-  readonly symbol: string;
-  readonly side: Side;
-  readonly price: number;
-  readonly qty: number;
-  readonly updateId: number;
-}
-
-export type CoreEvent = ExecutionReport | BalanceEvent | PublicTrade | LevelChange;
+export type CoreEvent = ExecutionReport | BalanceEvent | PublicTrade;
 
 /** One symbol's `depthUpdate` of a batch (spec 6.1). Levels are [ticks, lots]. */
 export interface DepthDiff {
