@@ -8,7 +8,12 @@
 //   npx tsx bench/engine.bench.ts            (re-spawns itself with --expose-gc)
 //   npm run bench:engine
 //   flags: --runs=5  --scale=1 (ops multiplier)  --only=shallow|deep|heap  --engine=spot-sim|nodejs-order-book
-//          --no-heap  --no-json
+//          --no-heap  --no-json  --same-process
+//
+// Each timed run (either engine) happens in a fresh process of its own (same flags, the stream
+// regenerated from the seed): a run right after the other engine's deep book otherwise inherits
+// its grown, fragmented heap, and whichever engine ran second lost 10-20%. --same-process runs
+// them all here instead (as a profile wants).
 //   profile: node --cpu-prof --cpu-prof-dir=.tmp/prof --import tsx bench/engine.bench.ts --engine=spot-sim --no-heap --no-json
 //            npx tsx bench/profile-summary.ts .tmp/prof
 //
@@ -64,6 +69,9 @@ const DO_HEAP = flag('no-heap') === undefined && (ONLY === '' || ONLY === 'heap'
 const WRITE_JSON = flag('no-json') === undefined;
 const RUN_OURS = ENGINE === 'both' || ENGINE === 'spot-sim';
 const RUN_THEIRS = ENGINE === 'both' || ENGINE === 'nodejs-order-book';
+const SAME_PROCESS = flag('same-process') !== undefined;
+/** Child mode: `<scenario>:<engine>`, one timed run, its RunResult printed as `RESULT <json>`. */
+const RUN_ONE = flag('run-one');
 
 const T0 = 1_700_000_000_000;
 const SEED = 0x5eed_2024;
@@ -452,9 +460,30 @@ interface ScenarioReport {
   agree: boolean;
 }
 
+if (RUN_ONE !== undefined) {
+  const [name, engine] = RUN_ONE.split(':');
+  const sc = SCENARIOS.find((x) => x.name === name);
+  if (sc === undefined || (engine !== 'spot-sim' && engine !== 'nodejs-order-book')) throw new Error(`bad --run-one=${RUN_ONE}`);
+  const st = generate(sc);
+  console.log(`RESULT ${JSON.stringify(engine === 'spot-sim' ? runOurs(st) : runTheirs(st))}`);
+  process.exit(0);
+}
+
+/** One timed run in a fresh process (see the header). */
+function runIsolated(sc: Scenario, engine: 'spot-sim' | 'nodejs-order-book'): RunResult {
+  const child = spawnSync(process.execPath, [...process.execArgv, THIS_FILE, `--run-one=${sc.name}:${engine}`, `--scale=${SCALE}`], {
+    encoding: 'utf8',
+    env: { ...process.env, SPOT_SIM_BENCH_CHILD: '1' },
+    maxBuffer: 1 << 20,
+  });
+  const line = child.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (child.status !== 0 || line === undefined) throw new Error(`run of ${engine} on ${sc.name} failed (${child.status}): ${child.stderr}`);
+  return JSON.parse(line.slice(7)) as RunResult;
+}
+
 const wallStart = process.hrtime.bigint();
 const log = (msg: string) => console.log(msg);
-log(`engine bench — node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, gc ${gc ? 'exposed' : 'NOT exposed'}, runs ${RUNS}, seed 0x${SEED.toString(16)}`);
+log(`engine bench — node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, gc ${gc ? 'exposed' : 'NOT exposed'}, runs ${RUNS} (${SAME_PROCESS ? 'all in this process' : 'each in a fresh process'}), seed 0x${SEED.toString(16)}`);
 
 // Heap first, on a fresh heap: measured after the scenarios, the pre-generated streams they
 // leave behind (a dead value can stay referenced from a stack slot until it is overwritten) get
@@ -485,12 +514,12 @@ function runScenario(sc: Scenario): ScenarioReport {
   const theirs: RunResult[] = [];
   for (let run = 0; run < RUNS; run++) {
     if (RUN_OURS) {
-      const r = runOurs(st);
+      const r = SAME_PROCESS ? runOurs(st) : runIsolated(sc, 'spot-sim');
       ours.push(r);
       log(`  run ${run + 1} spot-sim          ${fmtOps(r.opsPerSec).padStart(7)} ops/s  ${r.seconds.toFixed(3)} s  trades ${r.fills}  events ${r.events}  taker lots ${r.takerLots}  book ${r.bookDigest}`);
     }
     if (RUN_THEIRS) {
-      const r = runTheirs(st);
+      const r = SAME_PROCESS ? runTheirs(st) : runIsolated(sc, 'nodejs-order-book');
       theirs.push(r);
       log(`  run ${run + 1} nodejs-order-book ${fmtOps(r.opsPerSec).padStart(7)} ops/s  ${r.seconds.toFixed(3)} s  makers hit ${r.fills}  taker lots ${r.takerLots}  book ${r.bookDigest}`);
     }

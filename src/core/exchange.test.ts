@@ -13,7 +13,7 @@ import {
   T0,
   ticks,
 } from './test-support.ts';
-import type { BalanceEvent, PublicTrade } from './types.ts';
+import type { BalanceEvent, DepthSnapshot, PublicTrade } from './types.ts';
 
 const BTC = 'BTCUSDT';
 
@@ -39,11 +39,11 @@ function assertHealthy(ex: Exchange) {
 
 test('a resting LIMIT order: NEW, id 1, quote locked with the fee reserve, one level change, then balances', () => {
   const ex = makeExchange();
-  const updateIdBefore = ex.depthSnapshot('BTCUSDT', 5000, 'live').lastUpdateId;
+  const updateIdBefore = (ex.depthSnapshot('BTCUSDT', 5000, 'live') as DepthSnapshot).lastUpdateId;
   const outcome = limit(ex, 'BUY', '59000', '0.001');
   const result = expectOk(outcome);
   // The level change is one book update id, and the level shows in the live book.
-  const live = ex.depthSnapshot('BTCUSDT', 5000, 'live');
+  const live = ex.depthSnapshot('BTCUSDT', 5000, 'live') as DepthSnapshot;
   assert.equal(live.lastUpdateId, updateIdBefore + 1);
   assert.ok(live.bids.some(([price, qty]) => price === result.order.price && qty === result.order.origQty));
   assert.equal(result.order.orderId, 1);

@@ -1,8 +1,9 @@
 // The exchange core's facade: one synchronous, deterministic entry point per command. Time
 // arrives with each command; randomness comes from one seeded generator; nothing here touches
 // sockets, clocks or the process (ARCHITECTURE rule 1). Every command returns its result and
-// the events it caused, in the order they happened: order reports, public trades and level
-// changes as they occur, then one balance event if the account's balances moved.
+// the events it caused, in the order they happened: order reports and public trades as they
+// occur, then one balance event if the account's balances moved. Level changes are not events:
+// the depth aggregator notes them, and the depth stream reads them from there.
 
 import type { Config } from '../config/types.ts';
 import { AccountOrder } from './account-order.ts';
@@ -140,7 +141,6 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** Time of the last balance change (account `updateTime`, `outboundAccountPosition.u`). */
   lastBalanceUpdate = 0;
   private nextOrderId = 1;
-  private nextCounterpartyId = -1;
   private nextExecutionId = 1;
   private readonly pending = new PendingEvents();
   /**
@@ -438,12 +438,14 @@ export class Exchange implements CounterpartyVenue, CoreState {
   /** Places a counterparty limit order; returns its book key if it rests, else 0. */
   counterpartyOrder(symbolIndex: number, side: Side, price: number, lots: number, now: number): number {
     const inst = this.markets.instruments[symbolIndex]!;
-    const order = this.newCounterpartyOrder(this.nextCounterpartyId--, symbolIndex, side, price, lots);
+    // Id 0 while it takes (a counterparty taker's id is never read); a book key if it rests.
+    const order = this.newCounterpartyOrder(0, symbolIndex, side, price, lots);
     this.match(inst, order, price, now, null);
     if (order.remaining === 0) {
       this.spareOrder(order);
       return 0;
     }
+    order.id = this.orders.newCounterpartyKey();
     this.rest(inst, order);
     const resting = this.counterpartyResting[symbolIndex]!;
     order.slot = resting.length;
@@ -913,9 +915,13 @@ class PendingEvents {
     this.buffer[this.count++] = event;
   }
 
-  /** The events so far, oldest first, in a new array; the buffer lets go of them. */
+  /**
+   * The events so far, oldest first, in a new array; the buffer lets go of them. No events (a
+   * cancel or a passive order of the counterparty flow: most commands) share one frozen array.
+   */
   take(): CoreEvent[] {
     const n = this.count;
+    if (n === 0) return NO_EVENTS;
     const buffer = this.buffer;
     const events = new Array<CoreEvent>(n);
     for (let i = 0; i < n; i++) {
@@ -930,6 +936,8 @@ class PendingEvents {
     this.take();
   }
 }
+
+const NO_EVENTS = Object.freeze([]) as unknown as CoreEvent[];
 
 /** MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol). */
 export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;

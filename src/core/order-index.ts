@@ -1,32 +1,69 @@
-// Every resting order by book key (account: its orderId > 0; counterparty: -1, -2, ... in
-// placement order). The account's orders, at most a few hundred, sit in a Map. The
-// counterparty's, hundreds of thousands on a deep book, sit in a table addressed by the key
-// itself (that Map as large as the book was the top cost of the engine bench's cancels). Its
-// keys are handed out in sequence, so the live ones fill a few pages near the newest key, plus
-// one page per long-lived order.
+// Every resting order by book key. The account's orders (key = orderId > 0, at most a few
+// hundred) sit in a Map. The counterparty's (hundreds of thousands on a deep book) sit in a
+// dense array of slots that are recycled: a key names its slot and the slot's generation, so a
+// lookup is one array read plus a check that the order there still has that key, and a key of
+// an order that is gone never finds the slot's next occupant. A Map as large as the book (the
+// first design) missed the cache on every cancel; keys handed out in sequence (the second) left
+// pages of mostly empty slots behind long-lived orders and allocated new ones all the time.
 
 import type { Order } from './book.ts';
-import { PagedTable } from './paged-table.ts';
+
+/** Counterparty keys are -(generation * SLOT_LIMIT + slot + 1): negative, and exact in a double. */
+const SLOT_LIMIT = 2 ** 22;
 
 export class OrderIndex {
   private readonly account = new Map<number, Order>();
-  /** By sequence number: -key. */
-  private readonly counterparty = new PagedTable<Order>();
+  private readonly slots: (Order | null)[] = [];
+  /** Per slot: how many keys it has handed out; the key's generation. */
+  private readonly generations: number[] = [];
+  /** Slots no order occupies, reused last-freed first. */
+  private readonly freeSlots: number[] = [];
+  private counterpartyCount = 0;
 
   get size(): number {
-    return this.account.size + this.counterparty.size;
+    return this.account.size + this.counterpartyCount;
+  }
+
+  /**
+   * A key for a counterparty order about to rest: a free slot with its next generation. The
+   * slot is held for it until `delete(key)`; `set(key, order)` puts the order there.
+   */
+  newCounterpartyKey(): number {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.slots.length;
+      if (slot >= SLOT_LIMIT) throw new Error(`more than ${SLOT_LIMIT} resting counterparty orders`);
+      this.slots.push(null);
+      this.generations.push(0);
+    }
+    const generation = ++this.generations[slot]!;
+    return -(generation * SLOT_LIMIT + slot + 1);
   }
 
   get(key: number): Order | undefined {
-    return key >= 0 ? this.account.get(key) : this.counterparty.get(-key);
+    if (key >= 0) return this.account.get(key);
+    const order = this.slots[(-key - 1) % SLOT_LIMIT];
+    return order != null && order.id === key ? order : undefined;
   }
 
   set(key: number, order: Order): void {
-    if (key >= 0) this.account.set(key, order);
-    else this.counterparty.set(-key, order);
+    if (key >= 0) {
+      this.account.set(key, order);
+      return;
+    }
+    const slot = (-key - 1) % SLOT_LIMIT;
+    if (this.slots[slot] == null) this.counterpartyCount++;
+    this.slots[slot] = order;
   }
 
   delete(key: number): boolean {
-    return key >= 0 ? this.account.delete(key) : this.counterparty.delete(-key);
+    if (key >= 0) return this.account.delete(key);
+    const slot = (-key - 1) % SLOT_LIMIT;
+    const order = this.slots[slot];
+    if (order == null || order.id !== key) return false;
+    this.slots[slot] = null;
+    this.freeSlots.push(slot);
+    this.counterpartyCount--;
+    return true;
   }
 }
