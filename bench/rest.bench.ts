@@ -376,7 +376,9 @@ interface IdleFigure {
 
 /** Spawns `args` under node, waits for `readyLine` on stdout, idles, reads /proc, SIGTERMs it. */
 async function idleRss(args: string[], readyLine: string): Promise<IdleFigure> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The environment `npm start` gives the server (package.json): glibc's malloc limited to two
+  // arenas, for the server and its empty-process baseline alike.
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
