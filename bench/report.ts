@@ -78,22 +78,41 @@ function wsRows(w: Json | null): Row[] {
     target: t[key]?.target,
     met: t[key]?.met,
   });
-  const w2 = (mode: 'hmac' | 'logon', key: string): Row => ({
-    metric: `WS API pipelined orders/s (${mode === 'hmac' ? 'HMAC' : 'after logon'}, user data on)`,
-    figure: w.w2?.[mode]?.ordersPerSec,
-    unit: `orders/s (${fmt(w.w2?.[mode]?.ordersPerServerCore)} per server core)`,
-    baseline: w.w2?.echo?.ordersPerSec,
-    ratio: w.w2?.[mode]?.ordersPerSec / w.w2?.echo?.ordersPerSec,
-    target: t[key]?.target,
-    met: t[key]?.met,
-  });
+  // W2's target is read as order requests (place or cancel) per second; the pairs row is the
+  // stricter reading (a place and its cancel as one order).
+  const w2 = (mode: 'hmac' | 'logon'): Row[] => {
+    const r = w.w2?.[mode];
+    const label = mode === 'hmac' ? 'HMAC' : 'after logon';
+    const requests = t[`w2.${mode}.requestsPerSec`];
+    const pairs = t[`w2.${mode}.pairsPerSec`];
+    return [
+      {
+        metric: `WS API pipelined order requests/s, place + cancel (${label}, user data on)`,
+        figure: r?.requestsPerSec,
+        unit: 'requests/s (vs bare ws echo frames/s)',
+        baseline: w.w2?.echo?.requestsPerSec,
+        ratio: r?.requestsPerSec / w.w2?.echo?.requestsPerSec,
+        target: requests?.target,
+        met: requests?.met,
+      },
+      {
+        metric: `same, counted as place+cancel pairs/s (${label})`,
+        figure: r?.ordersPerSec,
+        unit: `pairs/s (${fmt(r?.ordersPerServerCore)} per server core)`,
+        baseline: w.w2?.echo?.ordersPerSec,
+        ratio: r?.ordersPerSec / w.w2?.echo?.ordersPerSec,
+        target: pairs?.target,
+        met: pairs?.met,
+      },
+    ];
+  };
   return [
     rtt('hmac', 'p50', 'w1.hmac.p50'),
     rtt('hmac', 'p99', 'w1.hmac.p99'),
     rtt('logon', 'p50', 'w1.logon.p50'),
     rtt('logon', 'p99', 'w1.logon.p99'),
-    w2('hmac', 'w2.hmac.ordersPerSec'),
-    w2('logon', 'w2.logon.ordersPerSec'),
+    ...w2('hmac'),
+    ...w2('logon'),
     {
       metric: 'fan-out to 1000 depth subscribers, server time per batch p99',
       figure: w.m1?.sim?.batch?.p99,
