@@ -6,6 +6,9 @@ import type { Exchange } from './core/exchange.ts';
 import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
 import { formatPlain, formatScaled } from './core/units.ts';
 
+/** How many of the latest client order ids `duplicateClientOrderIds` compares with. */
+export const MAX_REMEMBERED_IDS = 1_000_000;
+
 const AUTH_ERROR_CODES = new Set([-2014, -2015, -1022, -1021]);
 const ORDER_ENDPOINTS = new Set(['order.place', 'order.cancelReplace']);
 
@@ -30,17 +33,41 @@ export class Stats {
   sessionsOpened = 0;
   /** Client order ids accepted again after the first order with that id ended (spec 4.5). */
   duplicateClientOrderIds = 0;
+  /**
+   * The ids of the last `maxRememberedIds` orders, oldest first in `rememberedOrder`: a run
+   * longer than that (a bot placing a thousand orders a second for a quarter of an hour) would
+   * otherwise grow this without bound; an id reused further apart than that is not counted.
+   */
   private readonly seenClientOrderIds = new Set<string>();
+  private readonly rememberedOrder: string[] = [];
+  private oldestRemembered = 0;
   private markBase = this.markable();
   private minOpenOrders: number;
 
-  constructor(private readonly exchange: Exchange) {
+  constructor(
+    private readonly exchange: Exchange,
+    private readonly maxRememberedIds = MAX_REMEMBERED_IDS,
+  ) {
     this.minOpenOrders = exchange.openOrderCount();
   }
 
   /** After a reset ids start over: earlier ids no longer count as duplicates. */
   forgetClientOrderIds(): void {
     this.seenClientOrderIds.clear();
+    this.rememberedOrder.length = 0;
+    this.oldestRemembered = 0;
+  }
+
+  private rememberClientOrderId(id: string): void {
+    this.seenClientOrderIds.add(id);
+    if (this.rememberedOrder.length < this.maxRememberedIds) {
+      this.rememberedOrder.push(id);
+      return;
+    }
+    // Full: the slot of the oldest id takes the newest (a ring over the array).
+    this.seenClientOrderIds.delete(this.rememberedOrder[this.oldestRemembered]!);
+    this.rememberedOrder[this.oldestRemembered] = id;
+    this.oldestRemembered = (this.oldestRemembered + 1) % this.maxRememberedIds;
   }
 
   /** Starts the "since mark" counters (spec 4.5). */
@@ -86,7 +113,7 @@ export class Stats {
             this.orders++;
             const id = e.order.clientOrderId;
             if (this.seenClientOrderIds.has(id)) this.duplicateClientOrderIds++;
-            else this.seenClientOrderIds.add(id);
+            else this.rememberClientOrderId(id);
             break;
           }
           case 'TRADE':

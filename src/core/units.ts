@@ -79,6 +79,7 @@ export function formatScaled(value: number | bigint, decimals: number, minDecima
   }
   if (value < 0) return '-' + formatScaled(-value, decimals, minDecimals);
   if (decimals <= 0) return String(value * POW10[-decimals]!) + (minDecimals > 0 ? '.' + '0'.repeat(minDecimals) : '');
+  if (value === 0 && minDecimals === 8) return ZERO_8;
   const unit = POW10[decimals]!;
   let intPart = Math.floor(value / unit);
   let rest = value - intPart * unit;
@@ -87,8 +88,17 @@ export function formatScaled(value: number | bigint, decimals: number, minDecima
     intPart -= 1;
     rest += unit;
   }
+  if (minDecimals === 8) {
+    // The usual case, exactly 8 decimals: one number-to-text conversion of 1xxxxxxxx (the
+    // leading 1 keeps the zeros) instead of padding and trimming text.
+    if (decimals <= 8) return `${intPart}.${String(rest * POW10[8 - decimals]! + 1e8).slice(1)}`;
+    const drop = POW10[decimals - 8]!;
+    if (rest % drop === 0) return `${intPart}.${String(rest / drop + 1e8).slice(1)}`;
+  }
   return `${intPart}.${fitDecimals(String(rest).padStart(decimals, '0'), minDecimals)}`;
 }
+
+const ZERO_8 = '0.00000000';
 
 const FAST_BIG = 2n ** 52n;
 

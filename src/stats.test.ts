@@ -1,0 +1,28 @@
+// duplicateClientOrderIds remembers a bounded number of ids: within the window a reused id
+// counts, an id older than the window is forgotten (and memory stays bounded).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveConfig } from './config/index.ts';
+import { Exchange } from './core/exchange.ts';
+import { T0 } from './core/test-support.ts';
+import { Stats } from './stats.ts';
+
+test('duplicate client order ids: counted within the last N ids, forgotten beyond', () => {
+  const ex = new Exchange(resolveConfig({ sim: { generator: { enabled: false } } }), T0);
+  const stats = new Stats(ex, 3);
+  const place = (id: string) => {
+    const outcome = ex.placeOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: '59000', quantity: '0.001', newClientOrderId: id }, T0);
+    assert.ok(outcome.ok, `order ${id} accepted`);
+    stats.recordEvents(outcome.events);
+  };
+  for (const id of ['a', 'b', 'c']) place(id);
+  place('a'); // 'a' is within the last 3: a duplicate (its IOC order ended)
+  assert.equal(stats.duplicateClientOrderIds, 1);
+  for (const id of ['d', 'e', 'f']) place(id); // pushes a, b, c out
+  place('b');
+  assert.equal(stats.duplicateClientOrderIds, 1, 'an id older than the window is not counted');
+  place('f');
+  assert.equal(stats.duplicateClientOrderIds, 2);
+  assert.ok(stats['seenClientOrderIds'].size <= 3);
+});
