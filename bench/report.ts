@@ -143,7 +143,8 @@ function conditions(name: string, j: Json | null): string {
   if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
   const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
   const loadText = Array.isArray(load) ? ` load average at start ${load.map((v: number) => v.toFixed(2)).join(' / ')}` : '';
-  return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s`;
+  const runs = typeof j.runsMerged === 'number' ? `, median of ${j.runsMerged} runs` : '';
+  return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
 const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak') };

@@ -44,7 +44,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startSimulator, type Simulator } from '../src/index.ts';
 import type { ClientJob, ClientResult, LatencySummary } from './rest-client.ts';
-import { runInfo, flag, envNumber } from './support.ts';
+import { runInfo, flag, envNumber, SERVER_ENV, SERVER_NODE_FLAGS } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -376,9 +376,9 @@ interface IdleFigure {
 
 /** Spawns `args` under node, waits for `readyLine` on stdout, idles, reads /proc, SIGTERMs it. */
 async function idleRss(args: string[], readyLine: string): Promise<IdleFigure> {
-  // The environment `npm start` gives the server (package.json): glibc's malloc limited to two
-  // arenas, for the server and its empty-process baseline alike.
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } });
+  // Node flags and environment as `npm start` gives the server (SERVER_NODE_FLAGS), for the
+  // server and its empty-process baseline alike.
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...SERVER_ENV } });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
@@ -422,7 +422,7 @@ async function rssFigure(args: string[], baselineArgs: string[]): Promise<RssFig
     hwmBytes: server.hwm,
     treeRssBytes: server.rss + server.children.reduce((a, c) => a + c.rss, 0),
     children: server.children,
-    command: `node ${args.join(' ')}`,
+    command: `node ${[...SERVER_NODE_FLAGS, ...args].join(' ')}`,
     baselineRssBytes: empty.rss,
     baselineCommand: `node ${baselineArgs.map((a) => (a === IDLE_SCRIPT ? "'<idle script>'" : a)).join(' ')}`,
   };

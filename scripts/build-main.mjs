@@ -1,6 +1,5 @@
-// `npm start` = this build, then `MALLOC_ARENA_MAX=2 node dist/main.mjs` (glibc's malloc kept to
-// two arenas: the server is one JS thread, and the per-thread arenas of V8's and libuv's helper
-// threads held about 10 MiB of freed memory under 1000 connections): the standalone server without a
+// `npm start` = this build, then `MALLOC_ARENA_MAX=2 node --max-semi-space-size=8 dist/main.mjs`
+// (memory settings, see SERVER_NODE_FLAGS in bench/support.ts): the standalone server without a
 // TypeScript loader (tsx's keeps a second V8 isolate alive, about 35 MiB of idle RSS) and
 // without esbuild in the server process. The entry point is bundled with esbuild (the compiler
 // tsx itself uses) into dist/.
