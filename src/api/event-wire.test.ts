@@ -5,10 +5,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConfig } from '../config/index.ts';
 import { Exchange } from '../core/exchange.ts';
 import { Rng } from '../core/rng.ts';
-import { T0 } from '../core/test-support.ts';
+import { busyExchange, T0, tradingStep } from '../core/test-support.ts';
 import { STP_MODE, type ExecutionReport } from '../core/types.ts';
 import { formatPlain, formatScaled } from '../core/units.ts';
 import { EventWire } from './event-wire.ts';
@@ -40,19 +39,15 @@ function reference(ex: Exchange, wire: Wire, r: ExecutionReport): string {
 }
 
 test('executionReport text equals the reference field list for every kind of report', () => {
-  const ex = new Exchange(resolveConfig({ sim: { seed: 3, generator: { touch_offset_ticks: 30, depth_spread_ticks: 40, level_spacing_ticks: 1, market_rate_per_s: 20 } } }), T0);
+  const ex = busyExchange(3);
   const wire = new Wire(ex);
   const events = new EventWire(ex, wire);
   const rng = new Rng(99);
   const seen = new Set<string>();
   let now = T0;
   for (let step = 0; step < 4000; step++) {
-    now += rng.int(0, 5);
-    ex.advance(now);
-    const inst = ex.instruments[rng.int(0, 1)]!;
-    const mid = ex.latentMid(inst.symbol)!;
-    const side = rng.float() < 0.5 ? 'BUY' : 'SELL';
-    const price = formatPlain(Math.max(1, mid + (side === 'BUY' ? 1 : -1) * rng.int(-50, 40)), inst.tickDecimals);
+    const { inst, side, price, ...at } = tradingStep(ex, rng, now);
+    now = at.now;
     const quantity = formatPlain(inst.minQty * rng.int(1, 500), inst.lotDecimals);
     const open = ex.openOrders(inst.symbol) as { orderId: number; origQty: number }[];
     const roll = rng.int(0, 9);

@@ -4,10 +4,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConfig } from '../config/index.ts';
 import { Exchange, type CancelResult, type PlaceResult } from '../core/exchange.ts';
 import { Rng } from '../core/rng.ts';
-import { T0 } from '../core/test-support.ts';
+import { busyExchange, T0, tradingStep } from '../core/test-support.ts';
 import { STP_MODE } from '../core/types.ts';
 import { formatPlain } from '../core/units.ts';
 import { Wire, ZERO } from './wire.ts';
@@ -45,18 +44,14 @@ function referenceCancelled(ex: Exchange, wire: Wire, c: CancelResult): unknown 
 }
 
 test('order reply texts equal the reference field lists for every kind of outcome', () => {
-  const ex = new Exchange(resolveConfig({ sim: { seed: 5, generator: { touch_offset_ticks: 30, depth_spread_ticks: 40, level_spacing_ticks: 1, market_rate_per_s: 20 } } }), T0);
+  const ex = busyExchange(5);
   const wire = new Wire(ex);
   const rng = new Rng(17);
   const seen = new Set<string>();
   let now = T0;
   for (let step = 0; step < 3000; step++) {
-    now += rng.int(0, 5);
-    ex.advance(now);
-    const inst = ex.instruments[rng.int(0, 1)]!;
-    const mid = ex.latentMid(inst.symbol)!;
-    const side = rng.float() < 0.5 ? 'BUY' : 'SELL';
-    const price = formatPlain(Math.max(1, mid + (side === 'BUY' ? 1 : -1) * rng.int(-50, 40)), inst.tickDecimals);
+    const { inst, side, price, ...at } = tradingStep(ex, rng, now);
+    now = at.now;
     // Now and then a large order, to sweep several levels and rest the remainder.
     const quantity = formatPlain(inst.minQty * rng.int(1, 500) * (rng.int(0, 4) === 0 ? 40 : 1), inst.lotDecimals);
     const open = ex.openOrders(inst.symbol) as { orderId: number; price: number; side: string; origQty: number }[];

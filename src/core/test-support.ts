@@ -4,6 +4,8 @@
 import { resolveConfig } from '../config/index.ts';
 import type { SimConfigInput } from '../config/types.ts';
 import { Exchange, type Outcome } from './exchange.ts';
+import type { Instrument } from './markets.ts';
+import type { Rng } from './rng.ts';
 import type { CoreEvent, ExecutionReport } from './types.ts';
 import { formatPlain, parseScaled, parseScaledBig } from './units.ts';
 
@@ -15,6 +17,30 @@ export function quietConfig(extra: SimConfigInput = {}): SimConfigInput {
 
 export function makeExchange(extra: SimConfigInput = {}, startTime = T0): Exchange {
   return new Exchange(resolveConfig(quietConfig(extra)), startTime);
+}
+
+/** A busy book: the generator on, its orders dense and close to the touch, trades flowing. */
+export function busyExchange(seed: number): Exchange {
+  return new Exchange(resolveConfig({ sim: { seed, generator: { touch_offset_ticks: 30, depth_spread_ticks: 40, level_spacing_ticks: 1, market_rate_per_s: 20 } } }), T0);
+}
+
+export interface TradingStep {
+  readonly now: number;
+  readonly inst: Instrument;
+  readonly side: 'BUY' | 'SELL';
+  /** A limit price near the touch, on either side of it. */
+  readonly price: string;
+}
+
+/** One step of a seeded walk over a busy book: time moves on, then a symbol, side and price. */
+export function tradingStep(ex: Exchange, rng: Rng, now: number): TradingStep {
+  const next = now + rng.int(0, 5);
+  ex.advance(next);
+  const inst = ex.instruments[rng.int(0, 1)]!;
+  const mid = ex.latentMid(inst.symbol)!;
+  const side = rng.float() < 0.5 ? 'BUY' : 'SELL';
+  const price = formatPlain(Math.max(1, mid + (side === 'BUY' ? 1 : -1) * rng.int(-50, 40)), inst.tickDecimals);
+  return { now: next, inst, side, price };
 }
 
 export function ticks(ex: Exchange, symbol: string, price: string): number {
