@@ -131,7 +131,15 @@ function soakRows(s: Json | null): Row[] {
   const maxRss = s.p4?.rssMB?.max;
   return [
     { metric: '1000 WS connections (depth + trades) delivery p99', figure: s.p1?.window?.all?.p99, unit: `ms (${s.p1?.md?.closed ?? '?'} closed, ${s.p1?.md?.gaps ?? '?'} gaps)` },
-    { metric: 'slow consumer: others\' p99 change', figure: s.p2?.p99DeltaMs, unit: `ms (noise ±${fmt(s.p2?.p99NoiseMs)} ms)`, target: '<= +5 ms', met: s.p2?.p99DeltaMs !== undefined ? s.p2.p99DeltaMs <= 5 : undefined },
+    // When the two windows without the slow consumer differ by more than the 5 ms allowed, the
+    // machine's noise decides the figure: no verdict (the soak says "noisy" too).
+    {
+      metric: 'slow consumer: others\' p99 change',
+      figure: s.p2?.p99DeltaMs,
+      unit: `ms (noise ±${fmt(s.p2?.p99NoiseMs, 1)} ms${s.p2?.p99NoiseMs > 5 ? ': too noisy to decide' : ''})`,
+      target: '<= +5 ms',
+      met: s.p2?.p99DeltaMs === undefined || s.p2?.p99NoiseMs > 5 ? undefined : s.p2.p99DeltaMs <= 5,
+    },
     // The soak records MiB (2^20 bytes).
     { metric: `soak ${s.p4?.minutes ?? '?'} min: RSS first / last / max (sampled every 10 s)`, figure: s.p4?.rssMB?.first, unit: `MiB / ${fmt(s.p4?.rssMB?.last, 1)} / ${fmt(maxRss, 1)} MiB` },
     { metric: 'RSS under load (1000 connections, trading), max', figure: maxRss, unit: 'MiB', target: '<= 150 MiB', met: maxRss !== undefined ? maxRss <= 150 : undefined },
