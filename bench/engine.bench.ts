@@ -37,7 +37,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
 import { resolveConfig } from '../src/config/index.ts';
 import { Exchange } from '../src/core/exchange.ts';
-import { runInfo, flag } from './support.ts';
+import { runInfo, flag, median } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const RESULTS_FILE = join(dirname(THIS_FILE), 'results', 'engine.json');
@@ -420,13 +420,6 @@ function heapTheirs(): number {
 }
 
 // ------------------------------------------------------------------ formatting
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  if (n === 0) return NaN;
-  return n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
-}
 
 function fmtOps(x: number): string {
   if (!Number.isFinite(x)) return '-';

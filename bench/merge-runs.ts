@@ -3,13 +3,9 @@
 // (text, dates, flags) is taken from the first run, except a target's `met`, which is decided
 // again on the median `value` (a target reads "<= 150 us", ">= 35000", ">= 0.5x bare", ...).
 
-type Json = unknown;
+import { median } from './support.ts';
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
-}
+type Json = unknown;
 
 function isRecord(v: Json): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

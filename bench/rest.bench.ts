@@ -33,7 +33,7 @@
 //          npx tsx bench/profile-summary.ts .tmp/prof-rest
 //          (the client is forked without --cpu-prof, so the largest profile is the server's)
 
-import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -44,7 +44,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startSimulator, type Simulator } from '../src/index.ts';
 import type { ClientJob, ClientResult, LatencySummary } from './rest-client.ts';
-import { runInfo, flag, envNumber, SERVER_ENV, SERVER_NODE_FLAGS } from './support.ts';
+import { runInfo, flag, envNumber, forkReady, percentile, SERVER_ENV, SERVER_NODE_FLAGS } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -80,12 +80,6 @@ const NOISY_OTHER_CPU = 0.15;
 const log = (msg: string) => console.log(msg);
 
 // ------------------------------------------------------------------ helpers
-
-function percentile(sorted: readonly number[], p: number): number {
-  const n = sorted.length;
-  if (n === 0) return NaN;
-  return sorted[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))]!;
-}
 
 function fmtRate(x: number): string {
   return Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '-';
@@ -142,21 +136,7 @@ class Client {
   private constructor(private readonly child: ChildProcess) {}
 
   static async start(): Promise<Client> {
-    // Only the tsx loader: no --cpu-prof or --expose-gc from this process's own flags.
-    const child = fork(CLIENT_FILE, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    await new Promise<void>((res, rej) => {
-      const onMessage = (m: ClientMessage) => {
-        if (m.ready) {
-          child.off('message', onMessage);
-          child.off('exit', onExit);
-          res();
-        }
-      };
-      const onExit = (code: number | null) => rej(new Error(`the client process exited (${code}) before it was ready`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
-    return new Client(child);
+    return new Client(await forkReady(CLIENT_FILE));
   }
 
   run(job: Omit<ClientJob, 'id'>): Promise<MeasuredRun> {

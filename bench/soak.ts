@@ -44,7 +44,7 @@
 //   env: SOAK_MINUTES=10  SOAK_CONNECTIONS=1000  SOAK_CLIENTS=3 (2-4)  SOAK_ORDER_RATE=20
 //        SOAK_LIMIT_RATE=200  SOAK_MARKET_RATE=20  SOAK_CHURN=10000  SOAK_ABUSE=40 (sockets per kind)
 
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -65,7 +65,7 @@ import type {
   TradeResult,
   WindowResult,
 } from './soak-client.ts';
-import { envNumber, stopChild } from './support.ts';
+import { envNumber, forkReady, stopChild } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 // bench/, also when `npm run soak` runs this file bundled into dist/.
@@ -199,20 +199,9 @@ class Client {
   }
 
   static async start(index: number): Promise<Client> {
-    const child = fork(CLIENT_FILE, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = await forkReady(CLIENT_FILE, `client ${index}`);
     children.add(child);
     child.once('exit', () => children.delete(child));
-    await new Promise<void>((res, rej) => {
-      const onMessage = (m: { ready?: boolean }) => {
-        if (!m.ready) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        res();
-      };
-      const onExit = (code: number | null) => rej(new Error(`client ${index} exited (${code}) before it was ready`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
     return new Client(index, child);
   }
 

@@ -1,6 +1,7 @@
 // What every benchmark shares: command-line flags, numeric environment settings, the machine
 // a run happened on, and writing its results to bench/results/<name>.json (read by report.ts).
 
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
@@ -52,4 +53,39 @@ export async function stopChild(child: import('node:child_process').ChildProcess
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
+}
+
+/** The value at quantile `p` (0..1) of ascending `sorted` (nearest rank); NaN when empty. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  return sorted[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))]!;
+}
+
+/** The median of `xs` (the mean of the middle two for an even count); NaN when empty. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  if (n === 0) return NaN;
+  return n % 2 === 1 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
+}
+
+/**
+ * Forks a load process (`file`, under tsx only: no --cpu-prof or --expose-gc of this process)
+ * and resolves once it reports `{ ready: true }`; rejects if it exits first.
+ */
+export async function forkReady(file: string, what = 'the client process'): Promise<ChildProcess> {
+  const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((res, rej) => {
+    const onMessage = (m: { ready?: boolean }) => {
+      if (!m.ready) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      res();
+    };
+    const onExit = (code: number | null) => rej(new Error(`${what} exited (${code}) before it was ready`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  return child;
 }

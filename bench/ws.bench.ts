@@ -41,7 +41,7 @@
 //          npx tsx bench/profile-summary.ts .tmp/prof-ws
 //          (the clients are forked without --cpu-prof, so the largest profile is the server's)
 
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -54,7 +54,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { startSimulator, type SimConfigInput, type Simulator } from '../src/index.ts';
 import type { DepthDiff, Touch } from '../src/core/types.ts';
 import type { Auth, ClientJob, ClientReport, ClientResult, DepthResult, PipeResult, RttResult } from './ws-client.ts';
-import { runInfo, flag, envNumber, stopChild } from './support.ts';
+import { runInfo, flag, envNumber, forkReady, percentile, stopChild } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -87,12 +87,6 @@ const BATCH_MS = 100;
 const log = (msg: string) => console.log(msg);
 
 // ------------------------------------------------------------------ helpers
-
-function percentile(sorted: ArrayLike<number>, p: number): number {
-  const n = sorted.length;
-  if (n === 0) return NaN;
-  return sorted[Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1))]!;
-}
 
 interface Summary {
   readonly n: number;
@@ -139,21 +133,9 @@ class Client {
   private constructor(private readonly child: ChildProcess) {}
 
   static async start(): Promise<Client> {
-    // Only the tsx loader: no --cpu-prof or --expose-gc from this process's own flags.
-    const child = fork(CLIENT_FILE, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = await forkReady(CLIENT_FILE);
     children.add(child);
     child.once('exit', () => children.delete(child));
-    await new Promise<void>((res, rej) => {
-      const onMessage = (m: ClientReport) => {
-        if (!m.ready) return;
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        res();
-      };
-      const onExit = (code: number | null) => rej(new Error(`the client process exited (${code}) before it was ready`));
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-    });
     return new Client(child);
   }
 
