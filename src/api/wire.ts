@@ -139,22 +139,26 @@ export class Wire {
 
   /** DELETE order (binance-facts §3.9), as text in field order (a hot reply, like `placed`). */
   cancelled(c: CancelResult): RawJson {
-    const o = c.order;
-    const inst = this.inst(o.symbol);
-    return new RawJson(
-      `{"symbol":"${o.symbol}","origClientOrderId":${JSON.stringify(c.origClientOrderId)},"orderId":${o.orderId},"orderListId":-1,` +
-        `"clientOrderId":${JSON.stringify(c.clientOrderId)},"transactTime":${c.transactTime},"price":"${this.price(inst, o.price)}",` +
-        `"origQty":"${this.qty(inst, o.origQty)}","executedQty":"${this.qty(inst, o.executedQty)}","origQuoteOrderQty":"${ZERO}",` +
-        `"cummulativeQuoteQty":"${this.quote(inst, o.cumQuote)}","status":"${o.status}","timeInForce":"${o.timeInForce}","type":"${o.type}",` +
-        `"side":"${o.side}","selfTradePreventionMode":"${STP_MODE}"}`,
-    );
+    return new RawJson(this.cancelledText(c));
   }
 
   /** A list of cancellations (DELETE openOrders), one text. */
   cancelledList(list: readonly CancelResult[]): RawJson {
     let text = '';
-    for (const c of list) text += `${text === '' ? '' : ','}${this.cancelled(c).text}`;
+    for (const c of list) text += `${text === '' ? '' : ','}${this.cancelledText(c)}`;
     return new RawJson(`[${text}]`);
+  }
+
+  private cancelledText(c: CancelResult): string {
+    const o = c.order;
+    const inst = this.inst(o.symbol);
+    return (
+      `{"symbol":"${o.symbol}","origClientOrderId":${JSON.stringify(c.origClientOrderId)},"orderId":${o.orderId},"orderListId":-1,` +
+      `"clientOrderId":${JSON.stringify(c.clientOrderId)},"transactTime":${c.transactTime},"price":"${this.price(inst, o.price)}",` +
+      `"origQty":"${this.qty(inst, o.origQty)}","executedQty":"${this.qty(inst, o.executedQty)}","origQuoteOrderQty":"${ZERO}",` +
+      `"cummulativeQuoteQty":"${this.quote(inst, o.cumQuote)}","status":"${o.status}","timeInForce":"${o.timeInForce}","type":"${o.type}",` +
+      `"side":"${o.side}","selfTradePreventionMode":"${STP_MODE}"}`
+    );
   }
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
