@@ -27,6 +27,8 @@ await build({
   packages: 'external',
   sourcemap: 'inline',
   logLevel: 'warning',
+  // src/package-root.ts: dist/<out>.mjs sits one folder below the package root.
+  define: { SPOT_SIM_BUNDLE_DEPTH: '".."' },
 });
 // The build service is a child process; stop it so only the server keeps running.
 await stop();

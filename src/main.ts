@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, USAGE, UsageError, netBackendInEffect, parseCliArgs } from './config/index.ts';
 import { ListenError, startSimulator } from './index.ts';
+import { packagePath } from './package-root.ts';
 
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

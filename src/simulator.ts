@@ -5,10 +5,9 @@
 // drives the generator, batches, timed faults, listen-key expiry and pings. `stop()` closes
 // every socket and timer.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
@@ -26,8 +25,8 @@ import { Faults } from './faults.ts';
 import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
+import { packagePath } from './package-root.ts';
 
-const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** At most this many generator steps per driver tick: a long stall is skipped, not replayed. */
 const MAX_CATCH_UP_STEPS = 5_000;
 
@@ -339,11 +338,13 @@ function journalDetail(body: unknown): JournalRecord['detail'] {
   return { body };
 }
 
-/** Relative paths: from the working directory, else from the package (the fixture files). */
+/**
+ * A configured path is absolute by now (loadConfig resolves the user's relative paths against
+ * the TOML file or the working directory); a relative one is a default naming a file shipped in
+ * the package, so it is found in the package and never in the working directory (API.md 7).
+ */
 function locate(path: string): string {
-  if (isAbsolute(path)) return path;
-  const fromCwd = resolve(path);
-  return existsSync(fromCwd) ? fromCwd : resolve(PACKAGE_ROOT, path);
+  return isAbsolute(path) ? path : packagePath(path);
 }
 
 export function startSimulator(options: StartOptions = {}): Promise<Simulator> {

@@ -3,8 +3,17 @@
 // type, and the stream is async-iterable.
 
 export interface WaitOptions {
+  /** How long `next()` waits, in ms (default 5000). Its own deadline: a test timeout of 0 (debug mode) never makes it hang. */
   readonly timeout?: number;
 }
+
+type EventNameOf<T> = T extends { readonly e: infer K extends string } ? K : never;
+/** The `e` values of an event union (`'executionReport' | 'outboundAccountPosition' | ...`); any string for untagged streams. */
+export type EventName<T> = [EventNameOf<T>] extends [never] ? string : EventNameOf<T>;
+/** The member of an event union whose `e` is `K` (so `last('executionReport')?.X` type-checks). */
+export type EventOfName<T, K extends string> = [EventNameOf<T>] extends [never] ? T : Extract<T, { readonly e: K }>;
+/** What `next()` and `last()` accept: an event name, a type guard, or any predicate. */
+export type EventMatch<T> = EventName<T> | ((e: T) => boolean);
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 const MAX_KEPT = 10_000;
@@ -44,15 +53,29 @@ export class EventStream<T> implements AsyncIterable<T> {
     return this.events;
   }
 
-  /** The newest event matching the predicate (or of the given `e` type), if any. */
-  last(match?: string | ((e: T) => boolean)): T | undefined {
+  /**
+   * The newest event of the given `e` type (narrowed to it), or matching the predicate, if any.
+   * @example user.last('executionReport')?.X   // 'NEW' | 'FILLED' | ...
+   */
+  last<K extends EventName<T>>(type: K): EventOfName<T, K> | undefined;
+  last<S extends T>(guard: (e: T) => e is S): S | undefined;
+  last(match?: (e: T) => boolean): T | undefined;
+  last(match?: EventMatch<T>): T | undefined {
     const test = toPredicate(match);
     for (let i = this.events.length - 1; i >= 0; i--) if (test(this.events[i]!)) return this.events[i];
     return undefined;
   }
 
-  /** Waits for the next event (after those already returned by next()) that matches. */
-  async next(match?: string | ((e: T) => boolean), options: WaitOptions = {}): Promise<T> {
+  /**
+   * Waits for the next event (after those already returned by next()) of the given `e` type
+   * (narrowed to it) or matching the predicate. Rejects after `options.timeout` ms (default
+   * 5000) or when the connection closes first.
+   * @example const fill = await user.next('executionReport'); fill.X
+   */
+  next<K extends EventName<T>>(type: K, options?: WaitOptions): Promise<EventOfName<T, K>>;
+  next<S extends T>(guard: (e: T) => e is S, options?: WaitOptions): Promise<S>;
+  next(match?: (e: T) => boolean, options?: WaitOptions): Promise<T>;
+  async next(match?: EventMatch<T>, options: WaitOptions = {}): Promise<T> {
     const test = toPredicate(match);
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
@@ -93,7 +116,7 @@ export class EventStream<T> implements AsyncIterable<T> {
   }
 }
 
-function toPredicate<T>(match?: string | ((e: T) => boolean)): (e: T) => boolean {
+function toPredicate<T>(match?: EventMatch<T>): (e: T) => boolean {
   if (match === undefined) return () => true;
   if (typeof match === 'function') return match;
   return (e) => (e as { e?: unknown }).e === match;

@@ -21,7 +21,13 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * A typed client of one simulator (or anything with its `urls` and `credentials`): REST,
+ * the WS API, market streams and user data, signed with its credentials. The fixture hands one
+ * to each test; outside Playwright: `new SpotSimClient(sim)` and `await client.close()`.
+ */
 export class SpotSimClient {
+  /** The REST API (`/api/v3/...`), typed; signed endpoints are signed with the simulator's credentials. */
   readonly rest: RestClient;
   private readonly closers: (() => Promise<void> | void)[] = [];
   private api: WsApiClient | null = null;
@@ -69,6 +75,7 @@ export class SpotSimClient {
     return api.subscribeUserData();
   }
 
+  /** Closes every connection the client opened. */
   async close(): Promise<void> {
     const closers = this.closers.splice(0);
     await Promise.all(closers.map((c) => c()));
@@ -76,7 +83,7 @@ export class SpotSimClient {
 }
 
 export { SpotSimError } from './errors.ts';
-export { EventStream, type WaitOptions } from './event-stream.ts';
+export { EventStream, type WaitOptions, type EventName, type EventOfName, type EventMatch } from './event-stream.ts';
 export { MarketStream, type StreamMessage } from './market.ts';
 export { RestClient, type RawRestRequest, type RestResponse } from './rest.ts';
 export { WsApiClient, type WsApiResponse } from './ws-api.ts';

@@ -35,6 +35,7 @@ export class MarketStream extends EventStream<StreamMessage> {
     this.ws.on('close', (code) => this.end(new Error(`stream connection closed (${code})`)));
   }
 
+  /** Resolves once the connection is open (rejects if the server refuses it). */
   ready(): Promise<void> {
     return this.opened;
   }
@@ -45,6 +46,7 @@ export class MarketStream extends EventStream<StreamMessage> {
     return msg.data as T;
   }
 
+  /** Closes the connection. */
   close(): Promise<void> {
     return closeSocket(this.ws);
   }

@@ -60,22 +60,27 @@ export class RestClient {
 
   // ------------------------------------------------------------------ market data
 
+  /** GET /api/v3/ping: tests connectivity; resolves to `{}`. */
   ping(): Promise<Record<string, never>> {
     return this.call('GET', '/api/v3/ping', {}, 'NONE');
   }
 
+  /** GET /api/v3/time: the server time (`serverTime`, ms), which signed requests' `timestamp` must be near. */
   time(): Promise<{ serverTime: number }> {
     return this.call('GET', '/api/v3/time', {}, 'NONE');
   }
 
+  /** GET /api/v3/exchangeInfo: symbols with their filters (tick, lot, notional), rate limits and precisions. */
   exchangeInfo(params: { symbol?: string; symbols?: string[] } = {}): Promise<ExchangeInfo> {
     return this.call('GET', '/api/v3/exchangeInfo', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) }, 'NONE');
   }
 
+  /** GET /api/v3/depth: an order-book snapshot (`lastUpdateId`, `bids`, `asks` as [price, qty] strings). */
   depth(params: { symbol: string; limit?: number }): Promise<Depth> {
     return this.call('GET', '/api/v3/depth', params, 'NONE');
   }
 
+  /** GET /api/v3/ticker/bookTicker: best bid and ask of one symbol, or of several / all. */
   bookTicker(params: { symbol: string }): Promise<BookTicker>;
   bookTicker(params?: { symbols?: string[] }): Promise<BookTicker[]>;
   bookTicker(params: { symbol?: string; symbols?: string[] } = {}): Promise<BookTicker | BookTicker[]> {
@@ -84,32 +89,39 @@ export class RestClient {
 
   // ------------------------------------------------------------------ account and orders
 
+  /** GET /api/v3/account (SIGNED): balances (`free`, `locked`), commission rates and permissions. */
   account(params: { omitZeroBalances?: boolean } = {}): Promise<Account> {
     return this.call('GET', '/api/v3/account', params, 'SIGNED');
   }
 
+  /** GET /api/v3/account/commission (SIGNED): the account's maker/taker commission rates for a symbol. */
   commission(params: { symbol: string }): Promise<Record<string, unknown> & { symbol: string }> {
     return this.call('GET', '/api/v3/account/commission', params, 'SIGNED');
   }
 
+  /** POST /api/v3/order (SIGNED): places an order; the reply is ACK, RESULT or FULL (with `fills`) by `newOrderRespType`. */
   newOrder(params: NewOrderParams & { newOrderRespType: 'ACK' }): Promise<OrderAck>;
   newOrder(params: NewOrderParams): Promise<OrderResult>;
   newOrder(params: NewOrderParams): Promise<OrderAck | OrderResult> {
     return this.call('POST', '/api/v3/order', { ...params }, 'SIGNED');
   }
 
+  /** POST /api/v3/order/test (SIGNED): validates an order like newOrder without placing it. */
   testOrder(params: NewOrderParams & { computeCommissionRates?: boolean }): Promise<Record<string, unknown>> {
     return this.call('POST', '/api/v3/order/test', { ...params }, 'SIGNED');
   }
 
+  /** GET /api/v3/order (SIGNED): one order by `orderId` or `origClientOrderId`. */
   getOrder(params: OrderRef): Promise<Order> {
     return this.call('GET', '/api/v3/order', { ...params }, 'SIGNED');
   }
 
+  /** DELETE /api/v3/order (SIGNED): cancels an open order by `orderId` or `origClientOrderId`. */
   cancelOrder(params: OrderRef & { newClientOrderId?: string }): Promise<CancelledOrder> {
     return this.call('DELETE', '/api/v3/order', { ...params }, 'SIGNED');
   }
 
+  /** POST /api/v3/order/cancelReplace (SIGNED): cancels an order and places a new one in one request. */
   cancelReplace(
     params: NewOrderParams & {
       cancelReplaceMode: 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
@@ -121,36 +133,44 @@ export class RestClient {
     return this.call('POST', '/api/v3/order/cancelReplace', { ...params }, 'SIGNED');
   }
 
+  /** PUT /api/v3/order/amend/keepPriority (SIGNED): lowers an open order's quantity, keeping its place in the queue. */
   amendKeepPriority(params: OrderRef & { newQty: string | number; newClientOrderId?: string }): Promise<AmendResult> {
     return this.call('PUT', '/api/v3/order/amend/keepPriority', { ...params }, 'SIGNED');
   }
 
+  /** GET /api/v3/openOrders (SIGNED): the account's open orders, of one symbol or all. */
   openOrders(params: { symbol?: string } = {}): Promise<Order[]> {
     return this.call('GET', '/api/v3/openOrders', params, 'SIGNED');
   }
 
+  /** DELETE /api/v3/openOrders (SIGNED): cancels every open order of a symbol. */
   cancelOpenOrders(params: { symbol: string }): Promise<CancelledOrder[]> {
     return this.call('DELETE', '/api/v3/openOrders', params, 'SIGNED');
   }
 
+  /** GET /api/v3/myTrades (SIGNED): the account's trades of a symbol (filters: orderId, fromId, time range, limit). */
   myTrades(params: { symbol: string; orderId?: number; fromId?: number; startTime?: number; endTime?: number; limit?: number }): Promise<MyTrade[]> {
     return this.call('GET', '/api/v3/myTrades', { ...params }, 'SIGNED');
   }
 
+  /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */
   orderRateLimit(): Promise<RateLimitCount[]> {
     return this.call('GET', '/api/v3/rateLimit/order', {}, 'SIGNED');
   }
 
   // ------------------------------------------------------------------ legacy user stream
 
+  /** POST /api/v3/userDataStream (API key): a listen key for `/ws/<listenKey>` (the same key while one is valid). */
   startUserDataStream(): Promise<{ listenKey: string }> {
     return this.call('POST', '/api/v3/userDataStream', {}, 'API_KEY');
   }
 
+  /** PUT /api/v3/userDataStream: extends a listen key's validity. */
   keepAliveUserDataStream(listenKey: string): Promise<Record<string, never>> {
     return this.call('PUT', '/api/v3/userDataStream', { listenKey }, 'API_KEY');
   }
 
+  /** DELETE /api/v3/userDataStream: closes a listen key (its streams end). */
   closeUserDataStream(listenKey: string): Promise<Record<string, never>> {
     return this.call('DELETE', '/api/v3/userDataStream', { listenKey }, 'API_KEY');
   }
@@ -169,6 +189,7 @@ export class RestClient {
     return `${query}&signature=${hmacHex(this.options.credentials.apiSecret, query)}`;
   }
 
+  /** Closes the client's keep-alive connections. */
   close(): void {
     this.http.close();
   }

@@ -98,6 +98,7 @@ export class WsApiClient {
     this.ws.send(text);
   }
 
+  /** Adds `apiKey`, `timestamp` and an HMAC `signature` to `params` (what signed methods send). */
   sign(params: Params): Params {
     const full: Params = { ...params, apiKey: this.options.credentials.apiKey, timestamp: params.timestamp ?? (this.options.now ?? Date.now)() };
     return { ...full, signature: hmacHex(this.options.credentials.apiSecret, wsPayload(full)) };
@@ -105,32 +106,39 @@ export class WsApiClient {
 
   // ------------------------------------------------------------------ typed methods
 
+  /** `order.place`: places an order (ACK, RESULT or FULL reply by `newOrderRespType`). */
   placeOrder(params: NewOrderParams & { newOrderRespType: 'ACK' }): Promise<OrderAck>;
   placeOrder(params: NewOrderParams): Promise<OrderResult>;
   placeOrder(params: NewOrderParams): Promise<OrderAck | OrderResult> {
     return this.call('order.place', { ...params });
   }
 
+  /** `order.cancel`: cancels an open order by `orderId` or `origClientOrderId`. */
   cancelOrder(params: OrderRef & { newClientOrderId?: string }): Promise<CancelledOrder> {
     return this.call('order.cancel', { ...params });
   }
 
+  /** `order.status`: one order by `orderId` or `origClientOrderId`. */
   orderStatus(params: OrderRef): Promise<Order> {
     return this.call('order.status', { ...params });
   }
 
+  /** `openOrders.status`: the account's open orders, of one symbol or all. */
   openOrders(params: { symbol?: string } = {}): Promise<Order[]> {
     return this.call('openOrders.status', params);
   }
 
+  /** `openOrders.cancelAll`: cancels every open order of a symbol. */
   cancelAll(params: { symbol: string }): Promise<CancelledOrder[]> {
     return this.call('openOrders.cancelAll', params);
   }
 
+  /** `account.status`: balances and commission rates. */
   account(params: { omitZeroBalances?: boolean } = {}): Promise<Account> {
     return this.call('account.status', params);
   }
 
+  /** `depth`: an order-book snapshot. */
   depth(params: { symbol: string; limit?: number }): Promise<Depth> {
     return this.call('depth', params);
   }
@@ -143,6 +151,7 @@ export class WsApiClient {
     return stream;
   }
 
+  /** Closes the connection; pending calls reject. */
   close(): Promise<void> {
     return closeSocket(this.ws);
   }

@@ -8,7 +8,7 @@ import { deepMerge } from './merge.ts';
 import { resolveConfig } from './resolve.ts';
 import type { Config, SimConfigInput } from './types.ts';
 
-export const USAGE = `Usage: npx tsx src/main.ts [options]
+export const USAGE = `Usage: spot-sim [options]   (npx spot-sim; in its own repository: npm start -- [options])
 
 Options:
   --config FILE            TOML configuration (default: the embedded default,

@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG } from './defaults.ts';
 import { ConfigError } from './errors.ts';
 import { loadConfig, loadConfigFile } from './load.ts';
 import { writeTempFile } from './test-helpers.ts';
+import { dirname, join } from 'node:path';
 
 const SMALL_FILE = `
 [sim]
@@ -80,4 +81,16 @@ test('a missing file is a ConfigError naming the path', () => {
       return true;
     },
   );
+});
+
+test('relative file paths resolve against the TOML file, or the working directory for a programmatic tree', () => {
+  const file = writeTempFile('paths.toml', '[sim]\ntls_cert = "certs/c.pem"\ntls_key = "/abs/k.pem"\n[sim.account]\ned25519_public_key_file = "keys/e.pem"\n');
+  const fromFile = loadConfigFile(file);
+  assert.equal(fromFile.sim.tls_cert, join(dirname(file), 'certs/c.pem'));
+  assert.equal(fromFile.sim.tls_key, '/abs/k.pem');
+  assert.equal(fromFile.sim.account.ed25519_public_key_file, join(dirname(file), 'keys/e.pem'));
+  const programmatic = loadConfig({ config: { sim: { tls_cert: 'mine/c.pem' } } });
+  assert.equal(programmatic.sim.tls_cert, join(process.cwd(), 'mine/c.pem'));
+  // Unset: the default stays relative, naming the certificate shipped inside the package.
+  assert.equal(programmatic.sim.tls_key, 'fixtures/tls/key.pem');
 });

@@ -1,10 +1,12 @@
 // Loading a configuration: a TOML file, a programmatic tree, or both (API.md section 3:
 // `startSimulator({ configFile?, config? })`). Order: defaults < file < programmatic tree.
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { ConfigError } from './errors.ts';
 import { deepMerge } from './merge.ts';
 import { resolveConfig } from './resolve.ts';
 import { parseConfigToml } from './toml.ts';
+import { resolveConfigPaths } from './paths.ts';
 import type { Config, SimConfigInput } from './types.ts';
 
 // The public names of the configuration module, also reachable from here.
@@ -21,7 +23,10 @@ export interface LoadConfigOptions {
   readonly config?: SimConfigInput;
 }
 
-/** Reads and parses a TOML file into a tree, without resolving it. */
+/**
+ * Reads and parses a TOML file into a tree, without resolving it. Relative file paths in it
+ * (tls_cert, tls_key, ed25519_public_key_file) are made absolute against the file's directory.
+ */
 export function readConfigFileTree(path: string): SimConfigInput {
   let text: string;
   try {
@@ -30,7 +35,7 @@ export function readConfigFileTree(path: string): SimConfigInput {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError([{ path, expected: 'a readable TOML configuration file', got: reason }], path);
   }
-  return parseConfigToml(text, path);
+  return resolveConfigPaths(parseConfigToml(text, path), dirname(path));
 }
 
 /** Runs `resolve`, naming `source` in any ConfigError it throws. */
@@ -49,7 +54,9 @@ export function loadConfigFile(path: string): Config {
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
-  const { configFile, config } = options;
+  const { configFile } = options;
+  // A programmatic tree's relative paths are the caller's: against the working directory.
+  const config = options.config === undefined ? undefined : resolveConfigPaths(options.config, process.cwd());
   if (configFile === undefined) return resolveConfig(config);
   const tree = deepMerge(readConfigFileTree(configFile), config);
   const source = config === undefined ? configFile : `${configFile} with the programmatic config over it`;
