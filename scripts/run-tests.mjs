@@ -1,6 +1,6 @@
 // Runs every test runner of the project (node:test for unit tests beside the code,
-// Playwright for e2e/) and prints one closing line `N passed, M failed` computed from their
-// real results. Exits non-zero when any test failed or a runner broke.
+// Playwright for e2e/, node:test for the packed-package consumer test in consumer/) and
+// prints one closing line `N passed, M failed` computed from their real results. Exits non-zero when any test failed or a runner broke.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,29 +25,32 @@ let passed = 0;
 let failed = 0;
 let runnerBroke = false;
 
-// 1. Unit tests (node:test through tsx): spec output on the console, TAP to a file to count.
-const unitFiles = findFiles(join(root, 'src'), /\.test\.ts$/);
-if (unitFiles.length > 0) {
-  const tapFile = join(tmp, 'unit.tap');
-  const unit = spawnSync(process.execPath, [
+/** Runs node:test files through tsx: spec output on the console, TAP to a file to count. */
+function runNodeTests(label, files) {
+  if (files.length === 0) return;
+  const tapFile = join(tmp, `${label}.tap`);
+  const run = spawnSync(process.execPath, [
     '--import', 'tsx', '--test',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tapFile}`,
-    ...unitFiles,
+    ...files,
   ], { cwd: root, stdio: 'inherit' });
   const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '';
   const pass = Number(/^# pass (\d+)$/m.exec(tap)?.[1] ?? NaN);
   const fail = Number(/^# fail (\d+)$/m.exec(tap)?.[1] ?? NaN);
   const cancelled = Number(/^# cancelled (\d+)$/m.exec(tap)?.[1] ?? 0);
   if (Number.isNaN(pass) || Number.isNaN(fail)) {
-    console.error('unit test runner produced no summary');
+    console.error(`${label} test runner produced no summary`);
     runnerBroke = true;
   } else {
     passed += pass;
     failed += fail + cancelled;
   }
-  if (unit.status !== 0 && fail + cancelled === 0) runnerBroke = true;
+  if (run.status !== 0 && fail + cancelled === 0) runnerBroke = true;
 }
+
+// 1. Unit tests beside the code.
+runNodeTests('unit', findFiles(join(root, 'src'), /\.test\.ts$/));
 
 // 2. End-to-end tests (Playwright), counted from its JSON report.
 const e2eFiles = findFiles(join(root, 'e2e'), /\.spec\.ts$/);
@@ -66,6 +69,10 @@ if (e2eFiles.length > 0) {
     runnerBroke = true;
   }
 }
+
+// 3. The package as a consumer installs it (consumer/): packed, installed into scratch projects
+// outside the repository, used there through its entries, bin and types.
+runNodeTests('consumer', findFiles(join(root, 'consumer'), /\.test\.ts$/));
 
 if (runnerBroke) failed = Math.max(failed, 1);
 console.log(`${passed} passed, ${failed} failed`);

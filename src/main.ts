@@ -3,7 +3,7 @@
 // failure (e.g. a port in use, named in the message).
 import { readFileSync } from 'node:fs';
 import { ConfigError, USAGE, UsageError, netBackendInEffect, parseCliArgs } from './config/index.ts';
-import { ListenError, startSimulator } from './index.ts';
+import { ListenError, Simulator } from './index.ts';
 import { packagePath } from './package-root.ts';
 
 function packageVersion(): string {
@@ -42,7 +42,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   process.once('SIGTERM', () => signalled('SIGTERM'));
   let sim;
   try {
-    sim = await startSimulator({ config });
+    sim = await Simulator.startResolved(config);
   } catch (error) {
     process.stderr.write(`spot-sim: ${error instanceof ListenError ? error.message : String(error)}\n`);
     return 1;

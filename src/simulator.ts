@@ -105,7 +105,14 @@ export class Simulator {
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
-    const config = loadConfig(options);
+    return Simulator.startResolved(loadConfig(options));
+  }
+
+  /**
+   * Starts from a configuration already resolved (the command line's: its file paths are final,
+   * and defaults still name files inside the package, so nothing is resolved against the cwd).
+   */
+  static async startResolved(config: Config): Promise<Simulator> {
     const sim = config.sim;
     const manual = sim.clock === 'manual';
     const clock: Clock = manual

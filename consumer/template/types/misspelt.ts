@@ -1,0 +1,5 @@
+import { test } from 'spot-sim/fixture';
+
+test('misspelt', async ({ faults }) => {
+  faults.dropMarketDataConection();
+});
