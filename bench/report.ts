@@ -147,6 +147,15 @@ function soakRows(s: Json | null): Row[] {
   ];
 }
 
+function packageRows(p: Json | null): Row[] {
+  if (p === null) return [];
+  return [
+    { metric: 'package tarball (npm pack)', figure: p.tarball?.bytes / 1024, unit: `KiB, ${p.tarball?.files} files` },
+    { metric: 'install of the tarball into an empty project, median of 3', figure: p.installMs?.median, unit: 'ms' },
+    { metric: "import 'spot-sim/fixture' to the first test body, median of 5", figure: p.importToFirstTestMs?.median, unit: 'ms' },
+  ];
+}
+
 function conditions(name: string, j: Json | null): string {
   if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
   const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
@@ -155,8 +164,8 @@ function conditions(name: string, j: Json | null): string {
   return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
-const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak') };
-const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak)];
+const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), package: load('package') };
+const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...packageRows(results.package)];
 const lines = [
   '# Performance report',
   '',

@@ -5,10 +5,10 @@
 // own strict `tsc`, `import`/`require` of `spot-sim`, `npx spot-sim`, and `spotSimWebServer`.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createProject, listening, pack, removeScratch, run, scratchRoot, startGroup, type Packed, type Project, type ProjectKind } from './scratch.ts';
+import { createProject, listening, pack, REPO, removeScratch, run, scratchRoot, startGroup, type Packed, type Project, type ProjectKind } from './scratch.ts';
 
 const KINDS: readonly ProjectKind[] = ['esm', 'cjs'];
 const root = scratchRoot();
@@ -177,4 +177,15 @@ test('spotSimWebServer in a consumer config starts one shared simulator for the 
   const stats = playwrightResults(join(dir, 'shared-results.json'));
   assert.deepEqual([stats.expected, stats.unexpected], [1, 0], `${result.stdout}\n${result.stderr}`);
   assert.equal(await listening(port), false, 'the shared simulator is still running after the run');
+});
+
+test('a git install builds the package through prepare', () => {
+  const dir = join(root, 'git');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'spot-sim-consumer-git', version: '1.0.0', private: true }));
+  const head = run('git', ['rev-parse', 'HEAD'], REPO).stdout.trim();
+  const install = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${REPO}#${head}`], dir, { timeoutMs: 240_000 });
+  assert.equal(install.status, 0, install.stderr);
+  const result = run(process.execPath, ['-e', "const { startSimulator } = require('spot-sim'); console.log(typeof startSimulator)"], dir, { timeoutMs: 20_000 });
+  assert.equal(result.stdout.trim(), 'function', result.stderr);
 });

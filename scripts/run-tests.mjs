@@ -29,6 +29,7 @@ let runnerBroke = false;
 function runNodeTests(label, files) {
   if (files.length === 0) return;
   const tapFile = join(tmp, `${label}.tap`);
+  const started = Date.now();
   const run = spawnSync(process.execPath, [
     '--import', 'tsx', '--test',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
@@ -45,6 +46,7 @@ function runNodeTests(label, files) {
   } else {
     passed += pass;
     failed += fail + cancelled;
+    console.log(`${label} runner: ${pass} of ${pass + fail + cancelled} tests passed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   if (run.status !== 0 && fail + cancelled === 0) runnerBroke = true;
 }
