@@ -64,6 +64,9 @@ for (const kind of KINDS) {
   describe(`a${kind === 'esm' ? 'n ESM' : ' CommonJS'} project`, () => {
     test('its Playwright suite through spot-sim/fixture passes (one exchange per worker, shipped TLS pair)', () => {
       const dir = project(kind);
+      // Discovery (what the VS Code extension's test server does first) lists every fixture test.
+      const listed = npx(dir, ['playwright', 'test', '--list', '--reporter=list']);
+      assert.match(listed.stdout, /Total: 4 tests in 2 files/, `${listed.stdout}\n${listed.stderr}`);
       const result = npx(dir, ['playwright', 'test']);
       const stats = playwrightResults(join(dir, 'results.json'));
       assert.equal(stats.unexpected, 0, `failures:\n${result.stdout}\n${result.stderr}`);
