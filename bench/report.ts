@@ -147,6 +147,18 @@ function soakRows(s: Json | null): Row[] {
   ];
 }
 
+function resetRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const row = (name: string, what: string, target?: boolean): Row => ({
+    metric: `sim.reset() p50, ${what}`,
+    figure: r[name]?.p50Ms,
+    unit: `ms (p99 ${fmt(r[name]?.p99Ms, 2)})`,
+    target: target ? '< 2 ms' : undefined,
+    met: target ? r[name]?.p50Ms < 2 : undefined,
+  });
+  return [row('idle', 'after a reset (default config)', true), row('test', "after a typical test's activity", true), row('busy', 'after a minute of generator flow')];
+}
+
 function conditions(name: string, j: Json | null): string {
   if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
   const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
@@ -155,8 +167,8 @@ function conditions(name: string, j: Json | null): string {
   return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
-const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak') };
-const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak)];
+const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), reset: load('reset') };
+const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...resetRows(results.reset)];
 const lines = [
   '# Performance report',
   '',
