@@ -156,7 +156,19 @@ function resetRows(r: Json | null): Row[] {
     target: target ? '< 2 ms' : undefined,
     met: target ? r[name]?.p50Ms < 2 : undefined,
   });
-  return [row('idle', 'after a reset (default config)', true), row('test', "after a typical test's activity", true), row('busy', 'after a minute of generator flow')];
+  const suite = r.suite;
+  return [
+    row('idle', 'after a reset (default config)', true),
+    row('test', "after a typical test's activity", true),
+    row('busy', 'after a minute of generator flow'),
+    {
+      metric: `${suite?.tests ?? 50}-test suite wall time, simIsolation 'test' (vs 'worker')`,
+      figure: suite?.testWallMs / 1000,
+      unit: 's',
+      baseline: suite?.workerWallMs / 1000,
+      ratio: suite?.testWallMs / suite?.workerWallMs,
+    },
+  ];
 }
 
 function conditions(name: string, j: Json | null): string {

@@ -10,11 +10,18 @@
 //   busy      reset after a minute of generator flow (manual clock; the book and trade log at
 //             their size after a long test)
 //
+//   suite     a 50-test Playwright suite (each test: a REST order, an open-orders query, a
+//             scripted order) run in one worker with simIsolation 'test' and then 'worker':
+//             wall time of each `playwright test` process, each twice alternating, the faster
+//             one kept, same run (skip: --no-suite)
+//
 //   npx tsx bench/reset.bench.ts          npm run bench (with the others)
 //   env:   BENCH_RESETS=500 (samples per scenario)  BENCH_RESET_WARMUP=50
-//   flags: --no-json
+//   flags: --no-json  --no-suite
 
 import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +29,9 @@ import { WebSocket } from 'ws';
 import { startSimulator, type SimConfigInput, type Simulator } from '../src/index.ts';
 import { envNumber, flag, percentile, runInfo, writeResults } from './support.ts';
 
-const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), 'results', 'reset.json');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_FILE = join(ROOT, 'bench', 'results', 'reset.json');
+const SUITE_TESTS = 50;
 const RESETS = Math.max(10, Math.round(envNumber('BENCH_RESETS', 500)));
 const WARMUP = Math.round(envNumber('BENCH_RESET_WARMUP', 50));
 const TARGET_P50_MS = 2;
@@ -81,6 +90,47 @@ async function typicalTest(sim: Simulator, i: number): Promise<void> {
   api.once('close', () => undefined);
 }
 
+/**
+ * Wall time of a `playwright test` process running SUITE_TESTS small tests in one worker with
+ * the given isolation. The suite lives under .tmp/ in the repository, so `spot-sim/fixture`
+ * resolves to this checkout.
+ */
+function suiteWallMs(isolation: 'test' | 'worker'): number {
+  const dir = join(ROOT, '.tmp', `bench-suite-${isolation}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'suite.spec.ts'),
+    `import { test, expect } from 'spot-sim/fixture';
+test.use({ simIsolation: '${isolation}' });
+for (let i = 0; i < ${SUITE_TESTS}; i++) {
+  test('test ' + i, async ({ client, market }) => {
+    const order = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: String(50000 + i), quantity: '0.001' });
+    expect((await client.rest.openOrders({ symbol: 'BTCUSDT' })).map((o) => o.orderId)).toContain(order.orderId);
+    await market.place({ symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: String(3100 + i), quantity: '0.5' });
+  });
+}
+`,
+  );
+  writeFileSync(join(dir, 'playwright.config.ts'), `export default { testDir: '.', workers: 1, reporter: 'dot', outputDir: './test-results' };\n`);
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '-c', join(dir, 'playwright.config.ts')], { cwd: dir, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (run.status !== 0) throw new Error(`the ${isolation} suite failed:\n${run.stdout}${run.stderr}`);
+  console.log(`[suite] ${SUITE_TESTS} tests, one worker, simIsolation '${isolation}': ${(ms / 1000).toFixed(2)} s wall`);
+  return ms;
+}
+
+/** Each isolation twice, alternating (so neither always runs on a warmer machine); the faster of each. */
+function suiteComparison() {
+  const test: number[] = [];
+  const worker: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    test.push(suiteWallMs('test'));
+    worker.push(suiteWallMs('worker'));
+  }
+  return { tests: SUITE_TESTS, testWallMs: Math.min(...test), workerWallMs: Math.min(...worker) };
+}
+
 const started = performance.now();
 const atStart = loadavg();
 const results = {
@@ -89,6 +139,7 @@ const results = {
   idle: await scenario('idle', {}, () => undefined),
   test: await scenario('test', {}, typicalTest),
   busy: await scenario('busy', { sim: { clock: 'manual' } }, (sim) => sim.advanceTime(60_000)),
+  suite: flag('no-suite') === undefined ? suiteComparison() : undefined,
   wallSeconds: 0,
 };
 results.wallSeconds = (performance.now() - started) / 1000;
