@@ -156,6 +156,30 @@ function packageRows(p: Json | null): Row[] {
   ];
 }
 
+function resetRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const row = (name: string, what: string, target?: boolean): Row => ({
+    metric: `sim.reset() p50, ${what}`,
+    figure: r[name]?.p50Ms,
+    unit: `ms (p99 ${fmt(r[name]?.p99Ms, 2)})`,
+    target: target ? '< 2 ms' : undefined,
+    met: target ? r[name]?.p50Ms < 2 : undefined,
+  });
+  const suite = r.suite;
+  return [
+    row('idle', 'after a reset (default config)', true),
+    row('test', "after a typical test's activity", true),
+    row('busy', 'after a minute of generator flow'),
+    {
+      metric: `${suite?.tests ?? 50}-test suite wall time, simIsolation 'test' (vs 'worker')`,
+      figure: suite?.testWallMs / 1000,
+      unit: 's',
+      baseline: suite?.workerWallMs / 1000,
+      ratio: suite?.testWallMs / suite?.workerWallMs,
+    },
+  ];
+}
+
 function conditions(name: string, j: Json | null): string {
   if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
   const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
@@ -164,8 +188,8 @@ function conditions(name: string, j: Json | null): string {
   return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
-const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), package: load('package') };
-const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...packageRows(results.package)];
+const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), reset: load('reset'), package: load('package') };
+const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package)];
 const lines = [
   '# Performance report',
   '',

@@ -89,7 +89,7 @@ for (const kind of KINDS) {
         assert.equal(good.status, 0, `tsc errors:\n${good.stdout}${good.stderr}`);
         const bad = npx(dir, ['tsc', '-p', 'tsconfig.bad.json']);
         assert.notEqual(bad.status, 0);
-        assert.match(bad.stdout, /misspelt\.ts\(4,10\): error TS2551: Property 'dropMarketDataConection' does not exist on type 'Faults'/);
+        assert.match(bad.stdout, /misspelt\.ts\(4,10\): error TS2551: Property 'dropMarketDataConection' does not exist on type '[^']+'. Did you mean 'dropMarketDataConnections'/);
         assert.equal(bad.stdout.trim().split('\n').filter((l) => l.includes('error TS')).length, 1, bad.stdout);
       });
     }

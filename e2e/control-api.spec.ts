@@ -6,7 +6,7 @@
 // on a non-loopback bind.
 import { performance } from 'node:perf_hooks';
 import type { APIRequestContext } from '@playwright/test';
-import { expect, type Faults, type SimConfigInput, type Simulator, type SpotSimClient } from 'spot-sim/fixture';
+import { expect, type FixtureFaults, type SimConfigInput, type Simulator, type SpotSimClient } from 'spot-sim/fixture';
 import { closeRawConnections, RawWs, stillPending } from './support/raw-ws.ts';
 import { buy, noConnections, refusal, SYMBOL, withSimConfig } from './support/helpers.ts';
 
@@ -69,7 +69,7 @@ test.afterEach(closeRawConnections);
 interface Fixtures {
   readonly sim: Simulator;
   readonly client: SpotSimClient;
-  readonly faults: Faults;
+  readonly faults: FixtureFaults;
 }
 interface FaultCase {
   readonly method: string;

@@ -2,7 +2,8 @@
 // counted from when the listeners open, on the simulator's clock; `delay_ack_ms`,
 // `reject_next_orders` and `rate_limit_next` are in force from the start. Each setting gets its
 // own worker (its own simulator, via `withSimConfig`): the fixture clears every fault after a
-// test, timers included, so a configured fault belongs to the first test of its worker. The clock is manual
+// test, timers included, and its reset before each test arms the configured ones again, counted
+// from the test's start (simIsolation 'test'). The clock is manual
 // (`start_time_ms` fixes the epoch) and time moves only by `sim.advanceTime`, so a timer firing
 // at exactly its millisecond is asserted without waiting on wall time; one setting is also run on
 // the wall clock.

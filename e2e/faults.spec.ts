@@ -23,7 +23,7 @@ test.describe('faults on a quiet book', () => {
     const { listenKey } = await client.rest.startUserDataStream();
     const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
 
-    expect(faults.dropMarketDataConnections()).toBe(2);
+    expect(await faults.dropMarketDataConnections()).toBe(2);
     await expect(depth.next(() => false, { timeout: 5_000 })).rejects.toThrow(/closed before/);
     await trades.closedWithin();
     expect(depth.closed).toBe(true);
@@ -34,7 +34,7 @@ test.describe('faults on a quiet book', () => {
     expect((await legacy.frame((f) => f.json?.e === 'executionReport')).json).toMatchObject({ i: order.orderId, x: 'NEW' });
 
     // A client that reconnects gets data again; nothing is left to drop.
-    expect(faults.dropMarketDataConnections()).toBe(0);
+    expect(await faults.dropMarketDataConnections()).toBe(0);
     const again = await client.streams('btcusdt@depth');
     await client.rest.newOrder(buy('50001'));
     const diff = await again.nextOf<DepthUpdateEvent>('btcusdt@depth');
@@ -49,7 +49,7 @@ test.describe('faults on a quiet book', () => {
     const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
     const md = await RawWs.open(sim, '/ws/btcusdt@trade');
 
-    expect(faults.dropWsApiConnections(false)).toBe(2);
+    expect(await faults.dropWsApiConnections(false)).toBe(2);
     await api.closedWithin();
     await expect(user.next(() => false)).rejects.toThrow(/closed before/);
 
@@ -66,7 +66,7 @@ test.describe('faults on a quiet book', () => {
     const legacy = await RawWs.open(sim, `/ws/${listenKey}`, { tls: true });
     const md = await RawWs.open(sim, '/ws/btcusdt@depth');
 
-    expect(faults.dropWsApiConnections(true)).toBe(2);
+    expect(await faults.dropWsApiConnections(true)).toBe(2);
     await api.closedWithin();
     await legacy.closedWithin();
     await md.barrier();
@@ -232,7 +232,7 @@ test.describe('faults on a quiet book', () => {
     const combined = await RawWs.open(sim, `/stream?streams=${listenKey}`, { tls: true });
 
     const before = sim.now();
-    expect(faults.expireListenKeys()).toBe(1);
+    expect(await faults.expireListenKeys()).toBe(1);
     const expired = (await raw.frame((f) => f.json?.e === 'listenKeyExpired')).json;
     expect(expired).toEqual({ e: 'listenKeyExpired', E: expect.any(Number), listenKey });
     expect(expired.E).toBeGreaterThanOrEqual(before);
@@ -244,7 +244,7 @@ test.describe('faults on a quiet book', () => {
     expect(order.status).toBe('NEW');
     await raw.barrier();
     expect(userEvents(raw).map((e) => e.e)).toEqual(['listenKeyExpired']);
-    expect(faults.expireListenKeys()).toBe(0);
+    expect(await faults.expireListenKeys()).toBe(0);
     // A new key is a different one.
     expect((await client.rest.startUserDataStream()).listenKey).not.toBe(listenKey);
   });
@@ -328,7 +328,7 @@ test.describe('faults on a quiet book', () => {
     const worse = await client.rest.newOrder(buy('58000', '0.001'));
     const later = await client.rest.newOrder(buy('59000', '0.004'));
 
-    expect(faults.fillOpenOrder(named.orderId, '0.002')).toBe('0.00200000');
+    expect(await faults.fillOpenOrder(named.orderId, '0.002')).toBe('0.00200000');
     // Filled orders leave the open list (and a query of them is -2013): better price and same
     // price but earlier were ahead and are gone; same price later and worse price stay untouched.
     const open = async () => (await client.rest.openOrders({ symbol: SYMBOL })).map((o) => [o.orderId, o.status, o.executedQty]);
@@ -351,17 +351,17 @@ test.describe('faults on a quiet book', () => {
     ]);
 
     // Part of an order; more than what is left fills what is left.
-    expect(faults.fillOpenOrder(later.orderId, '0.0015')).toBe('0.00150000');
+    expect(await faults.fillOpenOrder(later.orderId, '0.0015')).toBe('0.00150000');
     expect(await open()).toEqual([
       [worse.orderId, 'NEW', '0.00000000'],
       [later.orderId, 'PARTIALLY_FILLED', '0.00150000'],
     ]);
-    expect(faults.fillOpenOrder(later.orderId, '1')).toBe('0.00250000');
+    expect(await faults.fillOpenOrder(later.orderId, '1')).toBe('0.00250000');
     expect(await open()).toEqual([[worse.orderId, 'NEW', '0.00000000']]);
 
-    expect(() => faults.fillOpenOrder(named.orderId, '0.001')).toThrow(/not an open order/);
-    expect(() => faults.fillOpenOrder(987654, '0.001')).toThrow(/order 987654 is not an open order/);
-    expect(() => faults.fillOpenOrder(worse.orderId, '0')).toThrow(/qty/);
+    await expect(faults.fillOpenOrder(named.orderId, '0.001')).rejects.toThrow(/not an open order/);
+    await expect(faults.fillOpenOrder(987654, '0.001')).rejects.toThrow(/order 987654 is not an open order/);
+    await expect(faults.fillOpenOrder(worse.orderId, '0')).rejects.toThrow(/qty/);
     expect(await open()).toEqual([[worse.orderId, 'NEW', '0.00000000']]);
   });
 
@@ -403,13 +403,13 @@ test.describe('faults on a quiet book', () => {
     const api = await RawWs.open(sim, '/ws-api/v3');
     const malformed = (c: RawWs) => c.log.filter((f) => f.json === undefined).length;
 
-    expect(faults.sendMalformedFrames(false, false)).toBe(0);
-    expect(faults.sendMalformedFrames(true, false)).toBe(3);
+    expect(await faults.sendMalformedFrames(false, false)).toBe(0);
+    expect(await faults.sendMalformedFrames(true, false)).toBe(3);
     for (const c of [depth, combined, legacy]) await c.frame((f) => f.json === undefined);
     await api.call('ping');
     expect(malformed(api)).toBe(0);
 
-    expect(faults.sendMalformedFrames(false, true)).toBe(1);
+    expect(await faults.sendMalformedFrames(false, true)).toBe(1);
     await api.frame((f) => f.json === undefined);
     expect((await api.call('ping')).status).toBe(200);
     expect(malformed(api)).toBe(1);
@@ -419,7 +419,7 @@ test.describe('faults on a quiet book', () => {
     }
     expect(api.log.find((f) => f.json === undefined)!.text).not.toBe('');
 
-    expect(faults.sendMalformedFrames(true, true)).toBe(4);
+    expect(await faults.sendMalformedFrames(true, true)).toBe(4);
     for (const c of [depth, combined, legacy, api]) {
       await c.indexOf((f) => f.json === undefined, c.log.findIndex((f) => f.json === undefined) + 1);
       expect(c.isOpen).toBe(true);

@@ -7,7 +7,7 @@ test.use({ simConfig: { sim: { generator: { enabled: false } } } });
 test('a resting order is filled through fillOpenOrder and the user stream reports it', async ({ client, faults }) => {
   const order = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '59000' });
   const user = await client.userData();
-  expect(faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
+  expect(await faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
   const filled = await user.next((e) => e.e === 'executionReport' && e.X === 'FILLED');
   expect(filled).toMatchObject({ i: order.orderId, x: 'TRADE', l: '0.00100000', L: '59000.00000000' });
   const position = await user.next('outboundAccountPosition');

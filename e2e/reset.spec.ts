@@ -33,7 +33,7 @@ test('after orders, fills and generator activity, reset returns balances, open o
   const firstId = (await client.rest.newOrder({ symbol: SYMBOL, side: 'BUY', type: 'MARKET', quantity: '0.01' })).orderId;
   const resting = await client.rest.newOrder(buy('55000', '0.002', { newClientOrderId: 'before-reset' }));
   // Sweeps every generator bid above 55000 first, then half of ours.
-  expect(faults.fillOpenOrder(resting.orderId, '0.001')).toBe('0.00100000');
+  expect(await faults.fillOpenOrder(resting.orderId, '0.001')).toBe('0.00100000');
   await client.rest.newOrder(buy('54000'));
   expect(sim.openClientOrderIds()).toHaveLength(2);
   const trades = await client.rest.myTrades({ symbol: SYMBOL });

@@ -6,5 +6,6 @@ export { loadConfig, resolveConfig, ConfigError } from './config/index.ts';
 export type { Config, SimConfigInput } from './config/types.ts';
 export { ListenError } from './net/listeners.ts';
 export { Faults, FaultError, type FaultCounters } from './faults.ts';
+export { Market, type ScriptedOrder } from './market.ts';
 export type { JournalEntry } from './journal.ts';
 export * from './client/index.ts';

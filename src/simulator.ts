@@ -22,6 +22,8 @@ import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
 import { Faults } from './faults.ts';
+import { Market } from './market.ts';
+import { ScriptedMarket } from './core/scripted-market.ts';
 import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
@@ -50,6 +52,9 @@ export class Simulator {
   readonly ports: { readonly http: number; readonly https: number };
   readonly credentials: { readonly apiKey: string; readonly apiSecret: string };
   readonly faults: Faults;
+  /** The scripted counterparty flow (API.md section 8): place, cancel, cancelAll, setMid. */
+  readonly market: Market;
+  private readonly scripted: ScriptedMarket;
   private readonly eventListeners = new Set<EventListener>();
   private readonly batchListeners = new Set<BatchListener>();
   private driver: NodeJS.Timeout | null = null;
@@ -102,6 +107,8 @@ export class Simulator {
       configuredOffsetMs: config.sim.clock_offset_ms,
     });
     this.faults.schedule(config.sim.faults, this.baseTime());
+    this.scripted = new ScriptedMarket(exchange);
+    this.market = new Market({ scripted: this.scripted, now: () => clock.now(), publish: (events) => this.publish(events) });
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
@@ -235,14 +242,20 @@ export class Simulator {
 
   /**
    * Back to the starting state without restarting the listeners: book, balances, ids, trade
-   * log, limits, listen keys and faults. Open WebSockets are closed, because update ids and
-   * order ids start over and a client must resync; clients reconnect as after any drop.
+   * log, limits, listen keys, the scripted market, and the faults as configured (`[sim.faults]`
+   * armed again, its timers counted from now). A manual clock goes back to its starting time.
+   * Open WebSockets are closed, because update ids and order ids start over and a client must
+   * resync; clients reconnect as after any drop. The fixture calls this before every test
+   * (`simIsolation: 'test'`), so it is kept cheap: the exchange is rebuilt in place.
    */
   reset(): void {
     this.faults.clear();
     this.gateway.dropConnections(['market', 'api', 'user']);
+    if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
     this.exchange.resetTo(now);
+    this.scripted.reset();
+    this.faults.schedule(this.config.sim.faults, this.baseTime());
     this.service.wire.clearCaches();
     this.service.limits.reset();
     this.service.listenKeys.clear();

@@ -18,9 +18,9 @@ test('duplicated user events are acted on once and the filled quantity is right'
   // Three fills of 0.001; the next 3 user events are sent twice: the first fill's report and
   // position, and the second fill's report. The third fill goes out once.
   faults.duplicateNextUserEvents(3);
-  expect(faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
-  expect(faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
-  expect(faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
+  expect(await faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
+  expect(await faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
+  expect(await faults.fillOpenOrder(order.orderId, '0.001')).toBe('0.00100000');
   // Events arrive in order on the one connection: once the last fill's position is processed,
   // every duplicate before it has been received.
   const filled = await bot.nextProcessed((e) => mine(e) && field(e, 'X') === 'FILLED');

@@ -139,7 +139,7 @@ test.describe('market data over http and ws', () => {
   test('dropMarketDataConnections: the page shows "reconnecting", then recovers by itself', async ({ page, sim, faults, uiHttp }) => {
     await openUi(page, uiHttp, sim);
     const state = page.getByTestId('conn-state');
-    expect(faults.dropMarketDataConnections()).toBeGreaterThanOrEqual(1);
+    expect(await faults.dropMarketDataConnections()).toBeGreaterThanOrEqual(1);
     await expect(state).toHaveText('reconnecting');
     await expect(page.getByTestId('conn-detail')).toContainText('retrying in 1 s');
     await expect(state).toHaveText('live', { timeout: 10_000 });
@@ -183,7 +183,7 @@ test.describe('orders over http', () => {
     // The browser-signed order really is on the exchange.
     expect((await client.rest.openOrders({ symbol: SYMBOL })).map((o) => o.orderId)).toContain(orderId);
 
-    expect(Number(faults.fillOpenOrder(orderId, '0.0004'))).toBe(0.0004);
+    expect(Number(await faults.fillOpenOrder(orderId, '0.0004'))).toBe(0.0004);
     await expect(row.getByTestId('open-order-status')).toHaveText('PARTIALLY_FILLED');
     await expect(row.getByTestId('open-order-filled')).toHaveText('0.00040');
     await expect(fillsOf(page, orderId)).toHaveCount(1);
@@ -192,7 +192,7 @@ test.describe('orders over http', () => {
     await page.screenshot({ path: screenshot, fullPage: true });
     await testInfo.attach('trading-ui screenshot', { path: screenshot, contentType: 'image/png' });
 
-    expect(Number(faults.fillOpenOrder(orderId, '0.0006'))).toBe(0.0006);
+    expect(Number(await faults.fillOpenOrder(orderId, '0.0006'))).toBe(0.0006);
     await expect(row).toHaveCount(0);
     await expect(fillsOf(page, orderId)).toHaveCount(2);
     await expect(fillsOf(page, orderId).first()).toContainText(`BUY 0.00060 @ 50000.00 · order ${orderId} FILLED (filled 0.00100 of 0.00100)`);

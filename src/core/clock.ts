@@ -52,6 +52,11 @@ export class ManualClock implements Clock {
     return this.epochMs + this.elapsed + this.offsetMs;
   }
 
+  /** Back to the starting time (sim.reset()): the time earlier tests moved on is forgotten. */
+  rewind(): void {
+    this.elapsed = 0;
+  }
+
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError(`cannot move a clock backwards (${ms} ms)`);
     this.elapsed += ms;

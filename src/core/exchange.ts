@@ -460,6 +460,22 @@ export class Exchange implements CounterpartyVenue, CoreState {
     this.spareOrder(order);
   }
 
+  /**
+   * A counterparty taker that matches up to `price` (ticks) and never rests: the scripted
+   * market's IOC and FOK orders (a MARKET one is `counterpartyMarket`).
+   */
+  counterpartyTake(symbolIndex: number, side: Side, price: number, lots: number, now: number): void {
+    const inst = this.markets.instruments[symbolIndex]!;
+    const order = this.newCounterpartyOrder(0, symbolIndex, side, price, lots);
+    this.match(inst, order, price, now, null);
+    this.spareOrder(order);
+  }
+
+  /** Moves a symbol's latent mid (ticks): the generator's next orders come around it. */
+  setLatentMid(symbolIndex: number, mid: number): void {
+    this.generator.setLatentMid(symbolIndex, mid);
+  }
+
   counterpartyRestingCount(symbolIndex: number): number {
     return this.counterpartyResting[symbolIndex]!.length;
   }

@@ -63,6 +63,11 @@ export class CounterpartyGenerator {
     return this.symbols[symbolIndex]!.mid;
   }
 
+  /** Sets a symbol's latent mid (ticks; the scripted market's `setMid`). */
+  setLatentMid(symbolIndex: number, mid: number): void {
+    this.symbols[symbolIndex]!.mid = mid;
+  }
+
   /** Places `seed_levels` levels per side around the starting mid, the touch at the offset. */
   seed(venue: CounterpartyVenue): void {
     if (!this.config.enabled) return;

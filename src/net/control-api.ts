@@ -1,12 +1,15 @@
 // The HTTP control API (API.md section 5) under `/sim/v1/`, on both listeners, so a bot written
 // in any language can drive the faults of a standalone server: `POST /sim/v1/faults/<method>`
 // with the method's arguments by name, `GET /sim/v1/stats`, `POST /sim/v1/mark`,
-// `GET /sim/v1/open-client-order-ids` (plus `POST /sim/v1/reset` and `/sim/v1/advance-time`).
+// `GET /sim/v1/open-client-order-ids` (plus `POST /sim/v1/reset` and `/sim/v1/advance-time`),
+// and the scripted market `POST /sim/v1/market/<method>` (API.md section 8).
 // Off for a non-loopback bind unless `control_token` is set; then a bearer token is required.
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultError, type Faults } from '../faults.ts';
+import { SpotSimError } from '../client/errors.ts';
+import type { Market, ScriptedOrder } from '../market.ts';
 import { sendJson } from './rest-server.ts';
 
 export const CONTROL_PREFIX = '/sim/v1/';
@@ -33,8 +36,17 @@ export const FAULT_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   clear: [],
 };
 
+/** Each scripted-market method's arguments by name (API.md section 8); `place` takes the order's fields. */
+export const MARKET_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  place: ['symbol', 'side', 'type', 'timeInForce', 'price', 'quantity'],
+  cancel: ['symbol', 'id'],
+  cancelAll: ['symbol'],
+  setMid: ['symbol', 'price'],
+};
+
 export interface ControlHost {
   readonly faults: Faults;
+  readonly market: Market;
   stats(): unknown;
   mark(): void;
   openClientOrderIds(): string[];
@@ -79,8 +91,10 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
       if (result === NOT_FOUND) sendJson(res, 404, { error: `unknown control route: ${req.method} ${path}` });
       else sendJson(res, 200, { result: result ?? null });
     } catch (error) {
-      if (!(error instanceof FaultError)) throw error;
-      sendJson(res, 400, { error: error.message });
+      // A refusal of the scripted market: the reference exchange's code and message.
+      if (error instanceof SpotSimError) sendJson(res, 400, { code: error.code, msg: error.msg });
+      else if (error instanceof FaultError) sendJson(res, 400, { error: error.message });
+      else throw error;
     }
     return true;
   };
@@ -97,6 +111,17 @@ function dispatch(sim: ControlHost, method: string, route: string, body: string)
     const args = argumentsOf(body, argNames);
     const fn = (sim.faults as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
     return fn.apply(sim.faults, args);
+  }
+  if (route.startsWith('market/')) {
+    if (method !== 'POST') return NOT_FOUND;
+    const name = route.slice('market/'.length);
+    const argNames = Object.hasOwn(MARKET_ARGUMENTS, name) ? MARKET_ARGUMENTS[name]! : undefined;
+    if (argNames === undefined) throw new FaultError(`unknown market method '${name}'; known: ${Object.keys(MARKET_ARGUMENTS).join(', ')}`);
+    // Missing fields are not refused here: the market answers them as the reference does (-1102).
+    const given = namedArguments(body, argNames);
+    if (name === 'place') return sim.market.place(given as unknown as ScriptedOrder);
+    const fn = (sim.market as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
+    return fn.apply(sim.market, argNames.map((n) => given[n]));
   }
   switch (`${method} ${route}`) {
     case 'GET stats':
@@ -126,6 +151,14 @@ function dispatch(sim: ControlHost, method: string, route: string, body: string)
 
 /** The JSON body's named arguments in call order; missing or unknown names are refused. */
 function argumentsOf(body: string, names: readonly string[]): unknown[] {
+  const given = namedArguments(body, names);
+  const missing = names.filter((n) => given[n] === undefined);
+  if (missing.length > 0) throw new FaultError(`missing argument '${missing[0]}'`);
+  return names.map((n) => given[n]);
+}
+
+/** The JSON body as an object of named arguments; unknown names are refused. */
+function namedArguments(body: string, names: readonly string[]): Record<string, unknown> {
   let parsed: unknown = {};
   if (body.trim() !== '') {
     try {
@@ -138,7 +171,5 @@ function argumentsOf(body: string, names: readonly string[]): unknown[] {
   const given = parsed as Record<string, unknown>;
   const unknown = Object.keys(given).filter((k) => !names.includes(k));
   if (unknown.length > 0) throw new FaultError(`unknown argument '${unknown[0]}'; expected ${names.length === 0 ? 'none' : names.join(', ')}`);
-  const missing = names.filter((n) => given[n] === undefined);
-  if (missing.length > 0) throw new FaultError(`missing argument '${missing[0]}'`);
-  return names.map((n) => given[n]);
+  return given;
 }

@@ -1,4 +1,4 @@
-import { importStarted } from './import-started';
+import { importStarted } from './import-started.js';
 import { test } from 'spot-sim/fixture';
 import { writeFileSync } from 'node:fs';
 

@@ -10,11 +10,11 @@ test.use({ simConfig: config });
 test('typed', async ({ sim, client, faults }) => {
   const s: Simulator = sim;
   const order = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '59000' });
-  const filled: string = faults.fillOpenOrder(order.orderId, '0.001');
+  const filled: string = await faults.fillOpenOrder(order.orderId, '0.001');
   const user = await client.userData();
   const report: ExecutionReportEvent = await user.next('executionReport');
   const status: string | undefined = user.last('executionReport')?.X;
-  const dropped: number = faults.dropMarketDataConnections();
+  const dropped: number = await faults.dropMarketDataConnections();
   expect([s.urls.http, filled, report.X, status, dropped]).toBeTruthy();
 });
 

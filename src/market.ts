@@ -1,0 +1,61 @@
+// `sim.market` (API.md section 8): the scripted counterparty flow, in process and synchronous.
+// Each call runs in the core (src/core/scripted-market.ts: the generator's entry points, the
+// account's validation) at the server's current time, and what it caused (the account's
+// execution reports, public trades, balance updates) is published at once, as after any order
+// the generator places. Bad input throws the SpotSimError the typed client throws for the same
+// refusal: the reference exchange's HTTP status, code and message.
+
+import { SpotSimError } from './client/errors.ts';
+import type { Outcome } from './core/exchange.ts';
+import type { ScriptedMarket, ScriptedOrder } from './core/scripted-market.ts';
+import type { CoreEvent } from './core/types.ts';
+
+export type { ScriptedOrder } from './core/scripted-market.ts';
+
+export interface MarketHost {
+  readonly scripted: ScriptedMarket;
+  now(): number;
+  publish(events: CoreEvent[]): void;
+}
+
+export class Market {
+  constructor(private readonly host: MarketHost) {}
+
+  /**
+   * Places a counterparty order: LIMIT (GTC rests what does not trade, IOC and FOK never rest),
+   * LIMIT_MAKER (refused with -2010 when it would take) or MARKET. It trades with the account's
+   * and the generator's resting orders in price-time priority and prints public trades.
+   * Returns its id (for `cancel`), also when nothing of it rests.
+   * @throws SpotSimError with the reference code: -1121 unknown symbol, -1013 filter failures,
+   * -1100 / -1111 malformed or too precise numbers, -1117 / -1116 / -1115 bad side, type or
+   * timeInForce, -1102 a missing field.
+   */
+  place(order: ScriptedOrder): number {
+    return this.run((now) => this.host.scripted.place(order, now));
+  }
+
+  /** Cancels a resting order placed by `place`; false when it is no longer resting (or unknown). */
+  cancel(symbol: string, id: number): boolean {
+    return this.run((now) => this.host.scripted.cancel(symbol, id, now));
+  }
+
+  /** Cancels every counterparty order of the symbol, both sides, the generator's included; how many. */
+  cancelAll(symbol: string): number {
+    return this.run((now) => this.host.scripted.cancelAll(symbol, now));
+  }
+
+  /**
+   * Sets the generator's latent mid of the symbol (a decimal price on the tick grid): its next
+   * orders come around it. Orders already resting stay where they are (`cancelAll` clears them).
+   */
+  setMid(symbol: string, price: string): void {
+    this.run(() => this.host.scripted.setMid(symbol, price));
+  }
+
+  private run<T>(call: (now: number) => Outcome<T>): T {
+    const outcome = call(this.host.now());
+    if (!outcome.ok) throw new SpotSimError(outcome.error.http, outcome.error.code, outcome.error.msg);
+    if (outcome.events.length > 0) this.host.publish(outcome.events);
+    return outcome.value;
+  }
+}
