@@ -1,84 +1,20 @@
-// The trading UI example (examples/trading-ui) in a real Chromium against the fixture's
-// simulator, the way a user's UI suite would test their page: the page is served from its own
-// origin (a tiny static server), so every REST call is a cross-origin request with a CORS
-// preflight (X-MBX-APIKEY), orders are HMAC-signed in the browser with WebCrypto, and the
-// faults are injected from the test. Assertions are on what the user sees.
+// The trading UI example (examples/trading-ui) in a real Chromium, the way a user's UI suite
+// tests their app: the app is served by its own server (started per worker by `appServer`),
+// its code talks to https://api.binance.com, wss://stream.binance.com:9443 and
+// wss://ws-api.binance.com, and `routeBinanceHosts` sends that traffic to the worker's
+// simulator. So every REST call is a cross-origin request with a real CORS preflight
+// (X-MBX-APIKEY) answered by the simulator, orders are HMAC-signed in the browser with
+// WebCrypto, and the faults are injected from the test. Assertions are on what the user sees.
 //
 // Chromium: /usr/bin/chromium when installed (playwright.config.ts), else Playwright's own.
-import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { test as simTest, expect, type Simulator } from 'spot-sim/fixture';
-import { serveTradingUi, type TradingUiServer } from '../../examples/trading-ui/serve.ts';
-
-const SYMBOL = 'BTCUSDT';
-
-interface UiFixtures {
-  /** The page's uncaught errors and console errors; the test fails if there are any. */
-  pageProblems: string[];
-}
-interface UiWorkerFixtures {
-  uiHttp: TradingUiServer;
-  uiHttps: TradingUiServer;
-}
-
-const test = simTest.extend<UiFixtures, UiWorkerFixtures>({
-  uiHttp: [
-    async ({}, use) => {
-      const server = await serveTradingUi();
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker' },
-  ],
-  uiHttps: [
-    async ({}, use) => {
-      const tls = {
-        cert: readFileSync(new URL('../../fixtures/tls/cert.pem', import.meta.url)),
-        key: readFileSync(new URL('../../fixtures/tls/key.pem', import.meta.url)),
-      };
-      const server = await serveTradingUi({ tls });
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker' },
-  ],
-  pageProblems: [
-    async ({ page }, use) => {
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        // A refused request (e.g. the injected -2010) is logged by Chromium as a failed
-        // resource; the page handles it. Anything else (CORS, script errors) is a problem.
-        if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) {
-          problems.push(`console error: ${message.text()}`);
-        }
-      });
-      await use(problems);
-      expect(problems, 'errors in the page').toEqual([]);
-    },
-    { auto: true },
-  ],
-});
+import type { Simulator } from 'spot-sim/fixture';
+import { expect, openUi, QUOTING_ONLY, SYMBOL, test, TRADING_UI } from './support.ts';
 
 // The generator keeps quoting (the book moves) but sends no market orders: fillOpenOrder sweeps
 // the bids ahead of the account's order (price-time priority), and a generator market sell could
 // then hit the order before the book refills. So only the test's fills and trades touch orders.
-test.use({ simConfig: { sim: { generator: { market_rate_per_s: 0 } } } });
-
-/** Opens the page against the simulator and waits until market and user data are live. */
-async function openUi(page: Page, ui: TradingUiServer, sim: Simulator, secure = false): Promise<void> {
-  const params = new URLSearchParams({
-    rest: secure ? sim.urls.https : sim.urls.http,
-    ws: secure ? sim.urls.wss : sim.urls.ws,
-    apiKey: sim.credentials.apiKey,
-    apiSecret: sim.credentials.apiSecret,
-    symbol: SYMBOL,
-  });
-  await page.goto(`${ui.url}/?${params}`);
-  await expect(page.getByTestId('symbol')).toHaveText(SYMBOL);
-  await expect(page.getByTestId('conn-state')).toHaveText('live');
-  await expect(page.getByTestId('user-state')).toHaveText('live');
-}
+test.use({ ...TRADING_UI, simConfig: QUOTING_ONLY });
 
 /** Fills in and submits the order form; returns the order id the page reports. */
 async function placeLimitBuy(page: Page, price: string, quantity: string): Promise<number> {
@@ -113,8 +49,8 @@ async function exchangeTouch(sim: Simulator): Promise<{ bid: string; ask: string
 }
 
 test.describe('market data over http and ws', () => {
-  test('the book renders and updates, a trade shows in recent trades, and the touch is the exchange\'s', async ({ page, sim, client, uiHttp }) => {
-    await openUi(page, uiHttp, sim);
+  test('the book renders and updates, a trade shows in recent trades, and the touch is the exchange\'s', async ({ page, sim, client }) => {
+    await openUi(page);
     await expect(page.getByTestId('bid-level')).toHaveCount(10);
     await expect(page.getByTestId('ask-level')).toHaveCount(10);
     const updateId = page.getByTestId('book-update-id');
@@ -136,8 +72,8 @@ test.describe('market data over http and ws', () => {
     await expect(page.getByTestId('gap-count')).toHaveText('0');
   });
 
-  test('dropMarketDataConnections: the page shows "reconnecting", then recovers by itself', async ({ page, sim, faults, uiHttp }) => {
-    await openUi(page, uiHttp, sim);
+  test('dropMarketDataConnections: the page shows "reconnecting", then recovers by itself', async ({ page, sim, faults }) => {
+    await openUi(page);
     const state = page.getByTestId('conn-state');
     expect(await faults.dropMarketDataConnections()).toBeGreaterThanOrEqual(1);
     await expect(state).toHaveText('reconnecting');
@@ -152,8 +88,8 @@ test.describe('market data over http and ws', () => {
     await expect.poll(async () => JSON.stringify(await shownTouch(page)) === JSON.stringify(await exchangeTouch(sim)), { timeout: 10_000 }).toBe(true);
   });
 
-  test('skipNextDepthUpdate: the page detects the gap and resyncs from a snapshot', async ({ page, sim, faults, uiHttp }) => {
-    await openUi(page, uiHttp, sim);
+  test('skipNextDepthUpdate: the page detects the gap and resyncs from a snapshot', async ({ page, sim, faults }) => {
+    await openUi(page);
     await expect(page.getByTestId('gap-count')).toHaveText('0');
     faults.skipNextDepthUpdate();
     await expect(page.getByTestId('gap-count')).toHaveText('1');
@@ -171,8 +107,8 @@ test.describe('market data over http and ws', () => {
 });
 
 test.describe('orders over http', () => {
-  test('an order placed in the form shows in open orders; fillOpenOrder shows the fills', async ({ page, sim, client, faults, uiHttp }, testInfo) => {
-    await openUi(page, uiHttp, sim);
+  test('an order placed in the form shows in open orders; fillOpenOrder shows the fills', async ({ page, client, faults }, testInfo) => {
+    await openUi(page);
     // Far below the generator's book, so only the injected fills touch it.
     const orderId = await placeLimitBuy(page, '50000.00', '0.00100');
     const row = openOrderRow(page, orderId);
@@ -198,8 +134,8 @@ test.describe('orders over http', () => {
     await expect(fillsOf(page, orderId).first()).toContainText(`BUY 0.00060 @ 50000.00 · order ${orderId} FILLED (filled 0.00100 of 0.00100)`);
   });
 
-  test('Cancel removes the order from open orders and from the exchange', async ({ page, sim, client, uiHttp }) => {
-    await openUi(page, uiHttp, sim);
+  test('Cancel removes the order from open orders and from the exchange', async ({ page, sim, client }) => {
+    await openUi(page);
     const orderId = await placeLimitBuy(page, '50001.00', '0.00200');
     const row = openOrderRow(page, orderId);
     await row.getByTestId('cancel-order').click();
@@ -208,8 +144,8 @@ test.describe('orders over http', () => {
     expect((await client.rest.openOrders({ symbol: SYMBOL })).map((o) => o.orderId)).not.toContain(orderId);
   });
 
-  test('rejectNextOrders(1): the user sees the reference -2010 message, and the next order goes through', async ({ page, sim, client, faults, uiHttp }) => {
-    await openUi(page, uiHttp, sim);
+  test('rejectNextOrders(1): the user sees the reference -2010 message, and the next order goes through', async ({ page, client, faults }) => {
+    await openUi(page);
     const before = (await client.rest.openOrders({ symbol: SYMBOL })).length;
     faults.rejectNextOrders(1);
     await page.getByTestId('order-price').fill('50002.00');
@@ -228,21 +164,49 @@ test.describe('orders over http', () => {
   });
 });
 
-test.describe('over https and wss (self-signed fixture certificate)', () => {
-  test.use({ ignoreHTTPSErrors: true });
+test.describe('the production hosts, routed', () => {
+  test('dropWsApiConnections: the page sees the abrupt close (1006) and its user stream comes back', async ({ page, faults }) => {
+    await openUi(page);
+    expect(await faults.dropWsApiConnections(false)).toBeGreaterThanOrEqual(1);
+    await expect(page.getByTestId('user-state')).toHaveText('reconnecting');
+    await expect(page.getByTestId('conn-log')).toContainText('user data: reconnecting (code 1006, retrying in 1 s)');
+    await expect(page.getByTestId('user-state')).toHaveText('live', { timeout: 10_000 });
+    await expect(page.getByTestId('conn-state')).toHaveText('live'); // market data was not dropped
+  });
 
-  test('the page served over https trades against https/wss: book, order, fill, reject', async ({ page, sim, faults, uiHttps }) => {
-    expect(uiHttps.url).toMatch(/^https:/);
-    await openUi(page, uiHttps, sim, true);
-    await expect(page.getByTestId('bid-level')).toHaveCount(10);
-    await expect(page.getByTestId('ask-level')).toHaveCount(10);
-    const orderId = await placeLimitBuy(page, '50003.00', '0.00100');
-    await expect(openOrderRow(page, orderId)).toBeVisible();
-    faults.fillOpenOrder(orderId, '0.001');
-    await expect(openOrderRow(page, orderId)).toHaveCount(0);
-    await expect(fillsOf(page, orderId)).toContainText(`order ${orderId} FILLED`);
-    faults.rejectNextOrders(1);
-    await page.getByTestId('order-submit').click();
-    await expect(page.getByTestId('order-error')).toHaveText('Order rejected: Market is closed. (code -2010)');
+  test('a WebSocket opened in a Web Worker reaches the simulator through wss://ws-api.binance.com', async ({ page, sim }) => {
+    await openUi(page);
+    const reply = await page.evaluate(async () => {
+      const source = `const ws = new WebSocket('wss://ws-api.binance.com/ws-api/v3');
+        ws.onopen = () => ws.send(JSON.stringify({ id: 'w1', method: 'time' }));
+        ws.onmessage = (m) => { postMessage(m.data); ws.close(); };
+        ws.onerror = () => postMessage('error');`;
+      const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+      return new Promise<string>((resolve) => (worker.onmessage = (m) => resolve(String(m.data))));
+    });
+    const frame = JSON.parse(reply) as { id: string; status: number; result: { serverTime: number } };
+    expect(frame).toMatchObject({ id: 'w1', status: 200 });
+    expect(Math.abs(frame.result.serverTime - sim.now())).toBeLessThan(60_000);
+  });
+
+  test('a Binance host or port that is not routed fails in the browser, without leaving the machine', async ({ page, pageProblems }) => {
+    await openUi(page);
+    const outcome = (url: string) =>
+      page.evaluate(async (target) => {
+        try {
+          await fetch(target, { signal: AbortSignal.timeout(10_000) });
+          return 'answered';
+        } catch (error) {
+          return `${(error as Error).name}: ${(error as Error).message}`;
+        }
+      }, url);
+    // Not in the routed list (futures API), and a routed host on a port it is not served on.
+    expect(await outcome('https://fapi.binance.com/fapi/v1/ping')).toBe('TypeError: Failed to fetch');
+    expect(await outcome('https://api.binance.com:8443/api/v3/ping')).toBe('TypeError: Failed to fetch');
+    // The routed one answers.
+    expect(await outcome('https://api.binance.com/api/v3/ping')).toBe('answered');
+    // Both failures were name resolutions refused in the browser (no DNS query, no connection).
+    expect(pageProblems.splice(0)).toEqual(Array(2).fill('console error: Failed to load resource: net::ERR_NAME_NOT_RESOLVED'));
   });
 });
+

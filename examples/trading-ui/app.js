@@ -1,5 +1,7 @@
 // A small trading page of the kind spot-sim is for: plain ES module, no build step, no deps.
-// It talks to any Binance-spot-compatible endpoint (the simulator by default):
+// It talks to the reference exchange's production endpoints, as a real app does; nothing in it
+// knows about spot-sim. Its tests route those hosts to a local exchange (the fixture's
+// `routeBinanceHosts`), and its server (server.mjs) hands it the API credentials.
 // - market data on one combined stream `/stream?streams=<s>@depth@100ms/<s>@trade`; the book
 //   is kept by the reference local-order-book algorithm (buffer diffs, REST snapshot, drop
 //   diffs with u <= lastUpdateId, apply; a diff with U > book id + 1 is a gap -> resync);
@@ -7,27 +9,27 @@
 // - open orders and fills from the WS API user data stream
 //   (`userDataStream.subscribe.signature`), reconciled with GET /api/v3/openOrders.
 //
-// Configuration (query string): rest, ws, apiKey, apiSecret, symbol, levels, snapshotLimit.
-// The defaults are `npm start`'s: http://127.0.0.1:9080 and the simulator's placeholder
-// credentials. Real secrets do not belong in a URL; this page is for local test exchanges.
+// A secret in a browser page is for a local test exchange only; a production app keeps it in
+// its backend (see examples/order-backend).
 
-const SIM_DEFAULT_KEY = 'SpotSimDefaultApiKey01234567890123456789012345678901234567890123';
-const SIM_DEFAULT_SECRET = 'SpotSimDefaultApiSecret98765432109876543210987654321098765432109';
+const ENDPOINTS = {
+  rest: 'https://api.binance.com',
+  streams: 'wss://stream.binance.com:9443',
+  wsApi: 'wss://ws-api.binance.com:443/ws-api/v3',
+};
 const TERMINAL = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'REJECTED']);
 const MAX_TRADES = 20;
 const MAX_LOG = 50;
 
-const query = new URLSearchParams(location.search);
-const trimSlash = (s) => s.replace(/\/+$/, '');
-const restBase = trimSlash(query.get('rest') ?? 'http://127.0.0.1:9080');
+// The app's settings (credentials, symbol, book depth) come from its own server.
+const settings = await (await fetch('/config.json')).json();
 const cfg = {
-  rest: restBase,
-  ws: trimSlash(query.get('ws') ?? restBase.replace(/^http/, 'ws')),
-  apiKey: query.get('apiKey') ?? SIM_DEFAULT_KEY,
-  apiSecret: query.get('apiSecret') ?? SIM_DEFAULT_SECRET,
-  symbol: (query.get('symbol') ?? 'BTCUSDT').toUpperCase(),
-  levels: Number(query.get('levels') ?? 10),
-  snapshotLimit: Number(query.get('snapshotLimit') ?? 1000),
+  rest: ENDPOINTS.rest,
+  apiKey: settings.apiKey,
+  apiSecret: settings.apiSecret,
+  symbol: String(settings.symbol ?? 'BTCUSDT').toUpperCase(),
+  levels: Number(settings.levels ?? 10),
+  snapshotLimit: Number(settings.snapshotLimit ?? 1000),
 };
 const stream = cfg.symbol.toLowerCase();
 
@@ -177,7 +179,7 @@ function connectMarket() {
   const gen = ++md.gen;
   md.mode = 'syncing';
   md.buffer = [];
-  const ws = new WebSocket(`${cfg.ws}/stream?streams=${stream}@depth@100ms/${stream}@trade`);
+  const ws = new WebSocket(`${ENDPOINTS.streams}/stream?streams=${stream}@depth@100ms/${stream}@trade`);
   md.ws = ws;
   ws.onopen = () => {
     if (gen !== md.gen) return;
@@ -432,7 +434,7 @@ function onExecutionReport(e) {
 const user = { attempts: 0, nextId: 1 };
 
 function connectUser() {
-  const ws = new WebSocket(`${cfg.ws}/ws-api/v3`);
+  const ws = new WebSocket(ENDPOINTS.wsApi);
   const subscribeId = user.nextId++;
   ws.onopen = async () => {
     // WS API signature: every param but `signature`, sorted by name, k=v joined by &, unencoded.
@@ -476,7 +478,7 @@ function connectUser() {
 // ------------------------------------------------------------------ start
 
 $('symbol').textContent = cfg.symbol;
-document.title = `${cfg.symbol} · spot-sim trading UI`;
+document.title = `${cfg.symbol} · trading UI`;
 $('order-form').addEventListener('submit', placeOrder);
 $('order-type').addEventListener('change', (event) => {
   $('order-price').disabled = event.currentTarget.value !== 'LIMIT';
