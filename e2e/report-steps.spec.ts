@@ -4,14 +4,8 @@
 // JSON reporter and reads the steps from it: the titles with their arguments, the result an
 // awaited call gives, the effect of a call that is not awaited, and a refused call failing the
 // test at its step.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test, expect } from '@playwright/test';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+import { nestedConfig, runNestedPlaywright, type JsonReport, type JsonStep } from './support/nested-run.ts';
 
 const INNER_SPEC = `
 import { test, expect } from 'spot-sim/fixture';
@@ -33,48 +27,12 @@ test('a refused call', async ({ market }) => {
 });
 `;
 
-const INNER_CONFIG = `
-import { defineConfig } from '@playwright/test';
-export default defineConfig({
-  testDir: '.',
-  testMatch: 'inner.spec.ts',
-  outputDir: './test-results',
-  workers: 1,
-  retries: 0,
-  timeout: 30_000,
-  reporter: [['json', { outputFile: './report.json' }]],
-});
-`;
-
-interface JsonStep {
-  title: string;
-  error?: { message?: string };
-  steps?: JsonStep[];
-}
-interface JsonResult {
-  status: string;
-  errors: { message?: string }[];
-  steps: JsonStep[];
-}
-interface JsonReport {
-  suites: { specs: { title: string; tests: { results: JsonResult[] }[] }[] }[];
-}
-
 /** Runs the inner suite in its own Playwright process; resolves with its JSON report. */
 async function runInner(dir: string): Promise<JsonReport> {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'inner.spec.ts'), INNER_SPEC);
-  writeFileSync(join(dir, 'playwright.config.ts'), INNER_CONFIG);
-  // The outer worker's variables (worker index, loader settings) must not leak into the inner run.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(k) && k !== 'NODE_OPTIONS'));
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', join(dir, 'playwright.config.ts')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const run = await runNestedPlaywright(dir, { 'inner.spec.ts': INNER_SPEC, 'playwright.config.ts': nestedConfig({ testMatch: 'inner.spec.ts' }) });
   // One inner test fails on purpose: exit code 1, with a report.
-  expect(code, `inner run output:\n${output}`).toBe(1);
-  return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as JsonReport;
+  expect(run.code, `inner run output:\n${run.output}`).toBe(1);
+  return run.report!;
 }
 
 test('fault and market calls through the fixture are report steps titled with their arguments', async ({}, testInfo) => {

@@ -1,0 +1,57 @@
+// A Playwright run inside a test, for what only a report shows (steps, a worker fixture that
+// fails): writes the files into `dir`, runs Playwright there with the JSON reporter, and
+// resolves with its exit code, output and report.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
+export interface JsonStep {
+  title: string;
+  error?: { message?: string };
+  steps?: JsonStep[];
+}
+export interface JsonResult {
+  status: string;
+  errors: { message?: string }[];
+  steps: JsonStep[];
+}
+export interface JsonReport {
+  suites: { specs: { title: string; tests: { results: JsonResult[] }[] }[] }[];
+  errors?: { message?: string }[];
+}
+
+/** A config for the nested run: its spec files, one worker, the JSON report in ./report.json. */
+export function nestedConfig(options: { testMatch: string; timeout?: number }): string {
+  return `
+import { defineConfig } from '@playwright/test';
+export default defineConfig({
+  testDir: '.',
+  testMatch: ${JSON.stringify(options.testMatch)},
+  outputDir: './test-results',
+  workers: 1,
+  retries: 0,
+  timeout: ${options.timeout ?? 30_000},
+  reporter: [['json', { outputFile: './report.json' }]],
+});
+`;
+}
+
+export async function runNestedPlaywright(dir: string, files: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string; report: JsonReport | null; ms: number }> {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  // The outer worker's variables (worker index, loader settings) must not leak into the inner run.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(k) && k !== 'NODE_OPTIONS'));
+  const started = Date.now();
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', join(dir, 'playwright.config.ts')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const reportFile = join(dir, 'report.json');
+  const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport) : null;
+  return { code, output, report, ms: Date.now() - started };
+}
