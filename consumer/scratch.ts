@@ -65,7 +65,7 @@ export interface Project {
 export function createProject(root: string, kind: ProjectKind, tarball: string): Project {
   const dir = join(root, kind);
   cpSync(TEMPLATE, dir, { recursive: true });
-  const pkg = { name: `spot-sim-consumer-${kind}`, version: '1.0.0', private: true, ...(kind === 'esm' ? { type: 'module' } : {}) };
+  const pkg = { name: `spot-sim-consumer-${kind}`, version: '1.0.0', private: true, ...(kind === 'esm' ? { type: 'module' } : {}), scripts: { dev: 'node app/server.mjs' } };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   // A broken certificate where the working directory's fixtures/tls would be: it must never be used.
   cpSync(join(TEMPLATE, '..', 'broken-tls'), join(dir, 'fixtures', 'tls'), { recursive: true });
