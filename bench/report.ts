@@ -180,6 +180,18 @@ function resetRows(r: Json | null): Row[] {
   ];
 }
 
+function routingRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const rows: Row[] = [];
+  for (const [key, what] of [['restP50Ms', 'REST round trip p50'], ['wsApiP50Ms', 'WS API round trip p50'], ['burstMs', `${r.burst ?? 5000}-message burst to the page`]] as const) {
+    for (const mode of ['mapped', 'routed'] as const) {
+      const label = mode === 'mapped' ? 'routeBinanceHosts, Chromium host mapping' : 'routeBinanceHosts, Playwright routing';
+      rows.push({ metric: `${what}, ${label} (vs direct)`, figure: r[mode]?.[key], unit: 'ms', baseline: r.direct?.[key], ratio: r[mode]?.[key] / r.direct?.[key] });
+    }
+  }
+  return rows;
+}
+
 function conditions(name: string, j: Json | null): string {
   if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
   const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
@@ -188,8 +200,8 @@ function conditions(name: string, j: Json | null): string {
   return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
-const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), reset: load('reset'), package: load('package') };
-const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package)];
+const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), reset: load('reset'), package: load('package'), routing: load('routing') };
+const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package), ...routingRows(results.routing)];
 const lines = [
   '# Performance report',
   '',
