@@ -51,7 +51,7 @@ for (const scheme of SCHEMES) {
       // Logged on: requests leave out apiKey and signature but keep the timestamp.
       const placed = ok(await api.signed('order.place', { ...LIMIT_BUY, price: '50000', newClientOrderId: 'ed-1' }, SESSION));
       expect(placed).toMatchObject({ clientOrderId: 'ed-1', status: 'NEW' });
-      expect(ok(await api.signed('account.status', { omitZeroBalances: true }, SESSION)).balances).toContainEqual({ asset: 'USDT', free: '9999949.98000000', locked: '50.02000000' });
+      expect(ok(await api.signed('account.status', { omitZeroBalances: true }, SESSION)).balances).toContainEqual({ asset: 'USDT', free: '9999950.00000000', locked: '50.00000000' });
       expectError(await api.call('order.place', { ...LIMIT_BUY, price: '50000' }), 400, -1102, "Mandatory parameter 'timestamp' was not sent, was empty/null, or malformed.");
       expectError(await api.signed('order.place', { ...LIMIT_BUY, price: '50000' }, { ...SESSION, timestamp: sim.now() - 10_000 }), 400, -1021, 'Timestamp for this request is outside of the recvWindow.');
       // An explicit apiKey + signature still authenticates that request on its own.
