@@ -67,6 +67,8 @@ export class MarketStreams {
     this.connections.add(conn);
     for (const name of initial) this.subscribe(conn, name);
     peer.ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
+    // Pings and (unsolicited) pongs count like JSON control frames (binance-facts §5).
+    peer.onControlFrame = () => this.countIncoming(conn);
     peer.ws.once('close', () => this.close(conn));
     return conn;
   }
@@ -107,12 +109,16 @@ export class MarketStreams {
 
   // ------------------------------------------------------------------ control frames
 
+  /** Counts one incoming message; false (and the connection closing) when over the limit. */
+  private countIncoming(conn: MarketConnection): boolean {
+    if (conn.peer.countMessage(this.monotonicNow(), MAX_MESSAGES_PER_SECOND)) return true;
+    // Reference: going over 5 incoming messages per second disconnects.
+    conn.peer.close(CLOSE_POLICY, 'Too many messages');
+    return false;
+  }
+
   private onMessage(conn: MarketConnection, data: RawData, isBinary: boolean): void {
-    if (!conn.peer.countMessage(this.monotonicNow(), MAX_MESSAGES_PER_SECOND)) {
-      // Reference: going over 5 incoming messages per second disconnects.
-      conn.peer.close(CLOSE_POLICY, 'Too many messages');
-      return;
-    }
+    if (!this.countIncoming(conn)) return;
     const text = isBinary ? null : rawText(data);
     const reply = this.control(conn, text);
     if (reply !== null) conn.peer.send(JSON.stringify(reply));
