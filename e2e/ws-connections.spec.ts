@@ -107,6 +107,23 @@ for (const scheme of SCHEMES) {
       expect(missing.error.msg).toMatch(/^Invalid request: missing field `method` at line 1 column \d+$/);
     });
 
+    test('control-frame ids: integers echoed digit for digit up to int64 (like the WS API), larger ones refused with code 2', async ({ connect }) => {
+      const echoed = ['0', '9007199254740993', '9223372036854775807'];
+      for (const id of echoed) {
+        const client = await connect('/ws');
+        client.send(`{"method":"LIST_SUBSCRIPTIONS","id":${id}}`);
+        await client.next(isReply);
+        expect(client.texts.at(-1)).toBe(`{"result":[],"id":${id}}`);
+        await client.close();
+      }
+      for (const id of ['9223372036854775808', '18446744073709551616']) {
+        const client = await connect('/ws');
+        client.send(`{"method":"LIST_SUBSCRIPTIONS","id":${id}}`);
+        expect(await client.next(isReply)).toEqual({ error: { code: 2, msg: 'Invalid request: request ID must be an unsigned integer' }, id: null });
+        await client.close();
+      }
+    });
+
     test('SET_PROPERTY combined switches the framing of the next payloads both ways', async ({ connect, rest }) => {
       const client = await connect('/ws/btcusdt@bookTicker');
       const touch = async (price: string) => {
