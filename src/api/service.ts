@@ -60,7 +60,7 @@ export class Service {
     this.wire = new Wire(exchange);
     this.auth = new Authenticator(credentials, config.sim.limits.max_recv_window_ms);
     this.limits = new RateLimits(config.sim.limits);
-    this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms, config.sim.seed);
+    this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms);
   }
 
   handle(endpoint: Endpoint, params: Params, meta: RequestMeta): Reply {
