@@ -128,7 +128,7 @@ for (const scheme of SCHEMES) {
       const created = await rest.keyed('POST', '/api/v3/userDataStream');
       expect(created.status).toBe(200);
       const key = created.body.listenKey as string;
-      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(key).toMatch(/^[A-Za-z0-9]{64}$/);
       expect((await rest.keyed('POST', '/api/v3/userDataStream')).body).toEqual({ listenKey: key });
       const noKey = await rest.keyed('POST', '/api/v3/userDataStream', {}, null);
       expect([noKey.status, noKey.body.code]).toEqual([401, -2014]);
@@ -173,7 +173,7 @@ for (const scheme of SCHEMES) {
       expect((await rest.keyed('PUT', '/api/v3/userDataStream', { listenKey: key })).body.code).toBe(-1125);
       // A key created after the DELETE is a new one.
       const next = (await rest.keyed('POST', '/api/v3/userDataStream')).body.listenKey;
-      expect(next).toMatch(/^[0-9a-f]{64}$/);
+      expect(next).toMatch(/^[A-Za-z0-9]{64}$/);
       expect(next).not.toBe(key);
     });
   });
