@@ -10,7 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { FaultError, type Faults } from '../faults.ts';
+import { FaultError, FaultRangeError, type Faults } from '../faults.ts';
 import { CONTROL_PATH, sendJsonWithoutCors as sendJson } from './rest-server.ts';
 
 export const CONTROL_PREFIX = CONTROL_PATH;
@@ -125,7 +125,7 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
       if (result === NOT_FOUND) sendJson(res, 404, { error: `unknown control route: ${req.method} ${path}` });
       else sendJson(res, 200, { result: result ?? null });
     } catch (error) {
-      if (!(error instanceof FaultError)) throw error;
+      if (!(error instanceof FaultError || error instanceof FaultRangeError)) throw error;
       sendJson(res, 400, { error: error.message });
     }
     return true;
