@@ -10,6 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { isLoopback } from '../config/exposure.ts';
 import { FaultError, FaultRangeError, type Faults } from '../faults.ts';
 import { CONTROL_PATH, sendJsonWithoutCors as sendJson } from './rest-server.ts';
 
@@ -57,9 +58,6 @@ export function controlApiServed(options: ControlOptions): boolean {
   return options.enabled && (isLoopback(options.bind) || options.token !== undefined);
 }
 
-export function isLoopback(bind: string): boolean {
-  return bind === 'localhost' || bind === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bind);
-}
 
 /** The host name of a Host header or URL host ("[::1]:80" -> "::1", "LocalHost:9" -> "localhost"). */
 function hostName(host: string): string {
