@@ -85,7 +85,7 @@ for (const listener of LISTENERS) {
       expect(created.status).toBe(200);
       expect(Object.keys(created.body)).toEqual(['listenKey']);
       const listenKey: string = created.body.listenKey;
-      expect(listenKey).toMatch(/^[0-9a-f]{64}$/);
+      expect(listenKey).toMatch(/^[A-Za-z0-9]{64}$/);
       expect(weightOf(created)).toBe(2);
       // A second POST while the key is valid returns the same key (binance-facts §3.15).
       expect((await client.keyed('POST', '/api/v3/userDataStream')).body).toEqual({ listenKey });
@@ -111,7 +111,7 @@ for (const listener of LISTENERS) {
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ code: -1102, msg: "Mandatory parameter 'listenKey' was not sent, was empty/null, or malformed." });
       const next = await client.keyed('POST', '/api/v3/userDataStream');
-      expect(next.body.listenKey).toMatch(/^[0-9a-f]{64}$/);
+      expect(next.body.listenKey).toMatch(/^[A-Za-z0-9]{64}$/);
       expect(next.body.listenKey).not.toBe(listenKey);
 
       // The API key is still checked.

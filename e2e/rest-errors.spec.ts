@@ -42,6 +42,7 @@ const ROWS: Row[] = [
   { label: 'client order id with a space', call: place({ newClientOrderId: 'has space' }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'newClientOrderId'; ${CLIENT_ID}` } },
   { label: 'client order id of 37 characters', call: place({ newClientOrderId: 'x'.repeat(37) }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'newClientOrderId'; ${CLIENT_ID}` } },
   { label: 'orderId not an integer', call: signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', orderId: 'abc' }), status: 400, error: { code: -1100, msg: "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'." } },
+  { label: 'orderId beyond int64', call: signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', orderId: '9223372036854775808' }), status: 400, error: { code: -1100, msg: "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'." } },
   { label: 'broken percent-encoding', call: rawOrder(`${encode(ORDER)}&newClientOrderId=%E0%A4%A`), status: 400, error: { code: -1100, msg: "Illegal characters found in parameter 'newClientOrderId'." } },
   // -1101 TOO_MANY_PARAMETERS
   { label: 'a parameter sent twice', call: rawOrder(`${encode(ORDER)}&symbol=ETHUSDT`), status: 400, error: { code: -1101, msg: 'Duplicate values for a parameter detected.' } },
@@ -118,6 +119,9 @@ const ROWS: Row[] = [
   // -2011 / -2013
   { label: 'cancel of an unknown order', call: signed('DELETE', '/api/v3/order', { symbol: 'BTCUSDT', orderId: 424242 }), status: 400, error: { code: -2011, msg: 'Unknown order sent.' } },
   { label: 'query of an unknown order', call: signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', origClientOrderId: 'never-placed' }), status: 400, error: { code: -2013, msg: 'Order does not exist.' } },
+  // The largest LONG is a valid order id that names no order.
+  { label: 'query of order id 2^63-1', call: signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', orderId: '9223372036854775807' }), status: 400, error: { code: -2013, msg: 'Order does not exist.' } },
+  { label: 'cancel of order id 2^63-1', call: signed('DELETE', '/api/v3/order', { symbol: 'BTCUSDT', orderId: '9223372036854775807' }), status: 400, error: { code: -2011, msg: 'Unknown order sent.' } },
 ];
 
 for (const listener of LISTENERS) {

@@ -67,8 +67,8 @@ for (const listener of LISTENERS) {
       expect(open).toEqual([expect.objectContaining({ clientOrderId: 'gtc-1', status: 'PARTIALLY_FILLED', origQty: '0.01500000', executedQty: '0.01000000' })]);
       const balances = await client.balances();
       expect(balances.BTC).toEqual({ free: '100.04000000', locked: '0.00000000' });
-      // 10,000,000 - 2400.8 notional - 0.96032 taker fees - 300.17002 locked (0.005 x 60010 + 4 bps).
-      expect(balances.USDT).toEqual({ free: '9997298.06966000', locked: '300.17002000' });
+      // 10,000,000 - 2400.8 notional - 0.96032 taker fees - 300.05 locked (0.005 x 60010, the notional only).
+      expect(balances.USDT).toEqual({ free: '9997298.18968000', locked: '300.05000000' });
     });
 
     test('LIMIT_MAKER rests and answers ACK by default; a crossing one is refused with -2010 and changes nothing', async ({ sim, client }) => {
@@ -198,8 +198,8 @@ for (const listener of LISTENERS) {
       const mismatch = await client.signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', orderId: a.orderId, origClientOrderId: 'cl-b' });
       expect(mismatch.status).toBe(400);
       expect(mismatch.body).toEqual({ code: -2039, msg: 'Client order ID is not correct for this order ID.' });
-      // 0.001 x 50000 + 0.001 x 50001, each plus the 4 bps fee reserve.
-      expect((await client.balances()).USDT).toEqual({ free: '9999899.95899960', locked: '100.04100040' });
+      // 0.001 x 50000 + 0.001 x 50001: the notionals (spec 2.4), no fee reserve.
+      expect((await client.balances()).USDT).toEqual({ free: '9999899.99900000', locked: '100.00100000' });
 
       const cancelA = await client.signed('DELETE', '/api/v3/order', { symbol: 'BTCUSDT', orderId: a.orderId, newClientOrderId: 'cancel-a' });
       expect(cancelA.status).toBe(200);
@@ -383,8 +383,8 @@ for (const listener of LISTENERS) {
         cumulativeQuoteQty: '0.00000000',
         status: 'NEW',
       });
-      // The lock shrinks with the order: (0.002 + 0.001) x 50000 + 4 bps.
-      expect((await client.balances()).USDT.locked).toBe('150.06000000');
+      // The lock shrinks with the order: (0.002 + 0.001) x 50000, the notionals (spec 2.4).
+      expect((await client.balances()).USDT.locked).toBe('150.00000000');
       // Without a new id the order gets a generated one (binance-facts §3.11); by client id here.
       const again = await client.signed('PUT', '/api/v3/order/amend/keepPriority', { symbol: 'BTCUSDT', origClientOrderId: 'am-a2', newQty: '0.0015' });
       expect(again.body.amendedOrder).toMatchObject({ orderId: a.orderId, origClientOrderId: 'am-a2', qty: '0.00150000' });

@@ -2,6 +2,7 @@
 // every path, the market-data control frames with their replies and error codes 0-3, the
 // per-connection limits (5 messages/s, 1024 streams, 64 KiB frames), the heartbeat of spec 3.3
 // with short intervals, and the cut-off of a consumer that stops reading.
+import { performance } from 'node:perf_hooks';
 import { apiOn, expect, ok, refusedUpgrade, SCHEMES, test, WsClient, type Frame } from './support/ws.ts';
 import { counterparty } from './support/rest.ts';
 
@@ -106,6 +107,23 @@ for (const scheme of SCHEMES) {
       expect(missing.error.msg).toMatch(/^Invalid request: missing field `method` at line 1 column \d+$/);
     });
 
+    test('control-frame ids: integers echoed digit for digit up to int64 (like the WS API), larger ones refused with code 2', async ({ connect }) => {
+      const echoed = ['0', '9007199254740993', '9223372036854775807'];
+      for (const id of echoed) {
+        const client = await connect('/ws');
+        client.send(`{"method":"LIST_SUBSCRIPTIONS","id":${id}}`);
+        await client.next(isReply);
+        expect(client.texts.at(-1)).toBe(`{"result":[],"id":${id}}`);
+        await client.close();
+      }
+      for (const id of ['9223372036854775808', '18446744073709551616']) {
+        const client = await connect('/ws');
+        client.send(`{"method":"LIST_SUBSCRIPTIONS","id":${id}}`);
+        expect(await client.next(isReply)).toEqual({ error: { code: 2, msg: 'Invalid request: request ID must be an unsigned integer' }, id: null });
+        await client.close();
+      }
+    });
+
     test('SET_PROPERTY combined switches the framing of the next payloads both ways', async ({ connect, rest }) => {
       const client = await connect('/ws/btcusdt@bookTicker');
       const touch = async (price: string) => {
@@ -130,6 +148,19 @@ for (const scheme of SCHEMES) {
       const replies = client.log.filter(isReply);
       expect(replies.length).toBeGreaterThanOrEqual(5);
       expect(replies.length).toBeLessThan(11);
+    });
+
+    test('pings and pongs count toward the 5 messages per second (binance-facts §5): a burst of either closes with 1008', async ({ connect }) => {
+      for (const send of [(c: WsClient) => c.ws.ping('p'), (c: WsClient) => c.ws.pong('unsolicited')]) {
+        const client = await connect('/ws/btcusdt@trade', { autoPong: false });
+        for (let i = 0; i < 11; i++) send(client);
+        expect(await client.closeWithin(3000)).toEqual({ code: 1008, reason: 'Too many messages' });
+      }
+      // Four pings and a control frame in a second are within the budget.
+      const calm = await connect('/ws/btcusdt@trade');
+      for (let i = 0; i < 4; i++) calm.ws.ping('p');
+      expect(await control(calm, { method: 'LIST_SUBSCRIPTIONS', id: 1 })).toEqual({ result: ['btcusdt@trade'], id: 1 });
+      expect(calm.isOpen).toBe(true);
     });
 
     test('a frame over 64 KiB closes the connection with 1009; others are unaffected', async ({ connect }) => {
@@ -168,6 +199,38 @@ test.describe('heartbeat', () => {
         expect(ok(await apiOn(sim, answering[1]!).call('ping'))).toEqual({});
       } finally {
         for (const c of silent) await c.close();
+      }
+    });
+  }
+});
+
+test.describe('heartbeat: only an echo of the server ping counts', () => {
+  test.use({ simConfig: { ping_interval_ms: 100, pong_timeout_ms: 300 } });
+
+  for (const scheme of SCHEMES) {
+    test(`${scheme}: unsolicited pongs and pongs with another payload are accepted but the connection is closed after the pong timeout`, async ({ sim }) => {
+      const url = sim.urls[scheme];
+      const clients: WsClient[] = [];
+      const timers: NodeJS.Timeout[] = [];
+      try {
+        for (const path of ['/ws/btcusdt@trade', '/ws-api/v3']) {
+          // Pongs at 4 a second: under the market-data budget of 5 incoming messages.
+          const unsolicited = await WsClient.open(`${url}${path}`, { rejectUnauthorized: false, autoPong: false });
+          timers.push(setInterval(() => unsolicited.isOpen && unsolicited.ws.pong('keep me'), 250));
+          const wrongPayload = await WsClient.open(`${url}${path}`, { rejectUnauthorized: false, autoPong: false });
+          let answeredAt = 0;
+          wrongPayload.ws.on('ping', (data) => {
+            if (performance.now() - answeredAt < 250) return;
+            answeredAt = performance.now();
+            wrongPayload.ws.pong(Buffer.concat([data, Buffer.from('x')]));
+          });
+          clients.push(unsolicited, wrongPayload);
+        }
+        for (const closed of await Promise.all(clients.map((c) => c.closeWithin(3000)))) expect(closed.code).toBe(1006); // terminated, not 1008
+        for (const c of clients) expect(c.closedAt - c.pingTimes[0]!).toBeGreaterThanOrEqual(250);
+      } finally {
+        for (const t of timers) clearInterval(t);
+        for (const c of clients) await c.close();
       }
     });
   }

@@ -5,6 +5,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { Service } from './api/service.ts';
+import { MAX_TIMER_MS } from './config/fields.ts';
 import type { FaultsConfig } from './config/types.ts';
 import type { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
@@ -26,6 +27,13 @@ export interface FaultHost {
 
 /** A usage error of a fault call (bad argument, unknown order): the control API answers 400. */
 export class FaultError extends Error {}
+
+/**
+ * A numeric fault argument outside its range (or not an integer): a RangeError like the
+ * platform's own, thrown before anything changes; the control API answers 400 as for FaultError.
+ * The ranges are the configuration's for the same settings (one place: config/fields.ts).
+ */
+export class FaultRangeError extends RangeError {}
 
 interface TimedFault {
   readonly atMs: number;
@@ -94,7 +102,8 @@ export class Faults {
   }
 
   setAckDelayMs(ms: number): void {
-    requireCount('ms', ms);
+    // A timer: 2^31 ms or more overflows it, so the cap of `delay_ack_ms` applies.
+    requireInteger(ms, 0, MAX_TIMER_MS, `ms must be an integer from 0 to ${MAX_TIMER_MS}`);
     this.state.ackDelayMs = ms;
   }
 
@@ -109,7 +118,7 @@ export class Faults {
   }
 
   setClockOffsetMs(ms: number): void {
-    if (typeof ms !== 'number' || !Number.isSafeInteger(ms)) throw new FaultError('ms must be an integer');
+    requireInteger(ms, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'ms must be an integer');
     this.host.setClockOffsetMs(ms);
   }
 
@@ -138,7 +147,7 @@ export class Faults {
 
   /** Crosses one of the account's resting orders; returns the quantity filled (decimal string). */
   fillOpenOrder(orderId: number, qty: string): string {
-    if (typeof orderId !== 'number' || !Number.isSafeInteger(orderId) || orderId <= 0) throw new FaultError('orderId must be a positive integer');
+    requireInteger(orderId, 1, Number.MAX_SAFE_INTEGER, 'orderId must be a positive integer');
     if (typeof qty !== 'string' && typeof qty !== 'number') throw new FaultError('qty must be a decimal string');
     const outcome = this.host.exchange.fillOpenOrder(orderId, String(qty), this.host.now());
     if (!outcome.ok) {
@@ -223,8 +232,15 @@ export class Faults {
   }
 }
 
+/** A one-shot count: any non-negative safe integer (as `reject_next_orders` / `rate_limit_next`). */
 function requireCount(name: string, value: unknown): asserts value is number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new FaultError(`${name} must be a non-negative integer`);
+  requireInteger(value, 0, Number.MAX_SAFE_INTEGER, `${name} must be a non-negative integer`);
+}
+
+/** Not a number: FaultError; a number that is not an integer in [min, max]: FaultRangeError. */
+function requireInteger(value: unknown, min: number, max: number, message: string): asserts value is number {
+  if (typeof value !== 'number') throw new FaultError(message);
+  if (!Number.isInteger(value) || value < min || value > max) throw new FaultRangeError(`${message} (got ${value})`);
 }
 
 function requireBoolean(name: string, value: unknown): asserts value is boolean {

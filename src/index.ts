@@ -5,7 +5,7 @@ export { startSimulator, Simulator, type StartOptions, type SimulatorUrls } from
 export { loadConfig, resolveConfig, ConfigError } from './config/index.ts';
 export type { Config, SimConfigInput } from './config/types.ts';
 export { ListenError } from './net/listeners.ts';
-export { Faults, FaultError, type FaultCounters } from './faults.ts';
+export { Faults, FaultError, FaultRangeError, type FaultCounters } from './faults.ts';
 export { Market, type ScriptedOrder } from './market.ts';
 export type { JournalEntry } from './journal.ts';
 export * from './client/index.ts';

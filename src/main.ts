@@ -2,7 +2,7 @@
 // signals -> stop. Exit codes: 0 after SIGINT/SIGTERM, 2 usage or configuration error, 1 runtime
 // failure (e.g. a port in use, named in the message).
 import { readFileSync } from 'node:fs';
-import { ConfigError, USAGE, UsageError, netBackendInEffect, parseCliArgs } from './config/index.ts';
+import { ConfigError, USAGE, UsageError, exposureWarnings, netBackendInEffect, parseCliArgs } from './config/index.ts';
 import { ListenError, Simulator } from './index.ts';
 import { packagePath } from './package-root.ts';
 
@@ -35,6 +35,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return 0;
   }
   const config = command.config;
+  for (const warning of exposureWarnings(config)) process.stderr.write(`spot-sim: ${warning}\n`);
   // Signal handlers go in before anything listens, so a signal never meets the default action.
   let signalled: (signal: string) => void = () => undefined;
   const stopRequested = new Promise<string>((resolve) => (signalled = resolve));

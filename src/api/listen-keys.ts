@@ -1,19 +1,32 @@
 // Legacy listen keys (spec 2.6, 3.2; binance-facts §3.15): one account, so at most one valid
-// key; a second POST while it is valid returns the same key and extends it. Keys are derived
-// from the seed and a counter, so runs are reproducible.
+// key; a second POST while it is valid returns the same key and extends it. A key is a bearer
+// secret (it alone opens the account's executionReports on `/ws/<key>`), so it is 64 characters
+// from a cryptographic random source like the reference's, never derived from the seed the server
+// prints; determinism (spec 1.9) covers order ids, trade ids and the generator, not keys.
 
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+
+const KEY_LENGTH = 64;
+const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** Bytes at or above this are redrawn, so every character is equally likely (256 % 62 != 0). */
+const UNBIASED_BELOW = 256 - (256 % KEY_ALPHABET.length);
+
+function randomKey(): string {
+  let key = '';
+  while (key.length < KEY_LENGTH) {
+    for (const byte of randomBytes(KEY_LENGTH)) {
+      if (byte < UNBIASED_BELOW && key.length < KEY_LENGTH) key += KEY_ALPHABET[byte % KEY_ALPHABET.length];
+    }
+  }
+  return key;
+}
 
 export class ListenKeys {
   private readonly keys = new Map<string, number>(); // key -> expiry (ms)
-  private counter = 0;
   /** Told when a key is deleted (its streams end). */
   onRemove: ((key: string) => void) | null = null;
 
-  constructor(
-    private readonly validityMs: number,
-    private readonly seed: number,
-  ) {}
+  constructor(private readonly validityMs: number) {}
 
   create(now: number): string {
     for (const [key, expiry] of this.keys) {
@@ -22,7 +35,7 @@ export class ListenKeys {
         return key;
       }
     }
-    const key = createHash('sha256').update(`spot-sim listen key ${this.seed} ${++this.counter}`).digest('hex');
+    const key = randomKey();
     this.keys.set(key, now + this.validityMs);
     return key;
   }
@@ -58,6 +71,5 @@ export class ListenKeys {
 
   clear(): void {
     this.keys.clear();
-    this.counter = 0;
   }
 }

@@ -65,3 +65,18 @@ test('HMAC signatures verify over the payload as sent (either hex case), and a w
   const bad = auth.checkSigned(parseRestParams(`${payload}&signature=${'0'.repeat(64)}`, ''), now);
   assert.ok(bad !== null && bad.code === -1022);
 });
+
+test('LONG parameters take the whole int64 range; beyond it is -1100', () => {
+  const int = (v: string) => parseRestParams(`orderId=${v}`, '').int('orderId');
+  assert.equal(int('42'), 42);
+  assert.equal(int('-9223372036854775808') !== undefined, true);
+  // 2^63-1 names no order (ids stay far below 2^53), but it is a valid LONG, not -1100.
+  assert.ok(int('9223372036854775807')! > Number.MAX_SAFE_INTEGER);
+  for (const bad of ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '99999999999999999999', '1.5', 'abc', '1e3']) {
+    assert.throws(
+      () => int(bad),
+      (e: unknown) => isApiError(e) && e.code === -1100 && e.msg === "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'.",
+      bad,
+    );
+  }
+});

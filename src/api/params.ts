@@ -8,6 +8,16 @@ import { apiError, ApiError } from '../core/errors.ts';
 
 export const MAX_PARAMS = 64;
 
+const LONG_RE = /^-?[0-9]{1,19}$/;
+/** The LONG range of the reference's integer parameters and request ids. */
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+function isInt64(digits: string): boolean {
+  const value = BigInt(digits);
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
 export class Params {
   private signed: string | null;
   private alt: string | null | undefined = undefined;
@@ -60,13 +70,16 @@ export class Params {
     return v;
   }
 
-  /** An optional integer parameter (LONG): -1100 when it is not one. */
+  /**
+   * An optional integer parameter (LONG, int64): -1100 when it is not one. Values beyond 2^53
+   * come back as the nearest double: no order, trade or subscription id gets near 2^53, so such
+   * a value names nothing (an unknown order is -2013, as on the reference), and times and limits
+   * that large are out of every range anyway.
+   */
   int(name: string): number | undefined {
     const v = this.get(name);
     if (v === undefined) return undefined;
-    if (!/^-?[0-9]{1,19}$/.test(v) || !Number.isSafeInteger(Number(v))) {
-      throw apiError('ILLEGAL_CHARS', name, '^[0-9]{1,20}$');
-    }
+    if (!LONG_RE.test(v) || (v.length >= 19 && !isInt64(v))) throw apiError('ILLEGAL_CHARS', name, '^[0-9]{1,20}$');
     return Number(v);
   }
 

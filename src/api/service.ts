@@ -6,6 +6,7 @@ import type { Config } from '../config/types.ts';
 import type { Clock } from '../core/clock.ts';
 import { apiError, ApiError, isApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
+import { COMMISSION_DECIMALS } from '../core/markets.ts';
 import type { CoreEvent } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import { Authenticator, type Credentials } from './auth.ts';
@@ -59,7 +60,7 @@ export class Service {
     this.wire = new Wire(exchange);
     this.auth = new Authenticator(credentials, config.sim.limits.max_recv_window_ms);
     this.limits = new RateLimits(config.sim.limits);
-    this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms, config.sim.seed);
+    this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms);
   }
 
   handle(endpoint: Endpoint, params: Params, meta: RequestMeta): Reply {
@@ -158,8 +159,8 @@ export class Service {
           quoteAsset: inst.quote,
           quotePrecision: 8,
           quoteAssetPrecision: 8,
-          baseCommissionPrecision: 8,
-          quoteCommissionPrecision: 8,
+          baseCommissionPrecision: COMMISSION_DECIMALS,
+          quoteCommissionPrecision: COMMISSION_DECIMALS,
           orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'],
           icebergAllowed: false,
           ocoAllowed: false,

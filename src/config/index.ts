@@ -8,6 +8,7 @@ export { DEFAULT_BASE_BALANCE, DEFAULT_QUOTE_BALANCE } from './balances.ts';
 export { ALL_VENUES, DEFAULT_VENUE } from './instruments.ts';
 export { ENV_API_KEY, ENV_API_SECRET, ENV_PORT, ENV_TLS_PORT, type Environment } from './env.ts';
 export { deepMerge } from './merge.ts';
+export { exposureWarnings, isLoopback } from './exposure.ts';
 export { deepFreeze } from './freeze.ts';
 export { startMidOf, maxNotionalOf } from './lookup.ts';
 export { parseCliArgs, USAGE, type CliCommand } from './cli-args.ts';

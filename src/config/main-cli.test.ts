@@ -58,6 +58,12 @@ test('main listens, prints where, the symbols, the key (never the secret) and th
   assert.match(stdout, /SIGTERM, stopping/);
 });
 
+test('on the default loopback bind with the default secret there is no exposure warning', async () => {
+  const { status, stderr } = await serveMain(['--port', '0', '--tls-port', '0']);
+  assert.equal(status, 0);
+  assert.doesNotMatch(stderr, /warning/);
+});
+
 test('SIGINT also stops it with exit 0', async () => {
   const { status } = await serveMain(['--port', '0', '--tls-port', '0'], {}, 'SIGINT');
   assert.equal(status, 0);
@@ -71,6 +77,24 @@ test('a port in use is a runtime failure: exit 1 naming the port', async () => {
   blocker.close();
   assert.equal(result.status, 1);
   assert.match(result.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+});
+
+// An address of TEST-NET-1 (RFC 5737) that no interface holds: the warning comes before the
+// listeners open, and the run then ends with exit 1 (EADDRNOTAVAIL) without listening anywhere.
+const EXPOSED_BIND = '192.0.2.1';
+
+test('a non-loopback bind with the published default secret prints a warning naming the risk and SVC_SIM_API_SECRET', () => {
+  const exposed = runMain(['--bind', EXPOSED_BIND, '--port', '0', '--tls-port', '0']);
+  assert.equal(exposed.status, 1);
+  assert.match(exposed.stderr, /warning: .*192\.0\.2\.1.*not a loopback address/);
+  assert.match(exposed.stderr, /published default API secret/);
+  assert.match(exposed.stderr, /anyone who can reach/);
+  assert.match(exposed.stderr, /SVC_SIM_API_SECRET/);
+  assert.ok(!exposed.stderr.includes(DEFAULT_API_SECRET));
+  // A secret of one's own, or a loopback bind: no warning.
+  const ownSecret = runMain(['--bind', EXPOSED_BIND, '--port', '0', '--tls-port', '0'], { SVC_SIM_API_SECRET: 'my-own-secret' });
+  assert.equal(ownSecret.status, 1);
+  assert.doesNotMatch(ownSecret.stderr, /warning/);
 });
 
 test('main exits 2 with the key paths on a configuration error', () => {

@@ -37,7 +37,7 @@ function assertHealthy(ex: Exchange) {
   assert.deepEqual(ex.invariantViolations(), []);
 }
 
-test('a resting LIMIT order: NEW, id 1, quote locked with the fee reserve, one level change, then balances', () => {
+test('a resting LIMIT order: NEW, id 1, its quote notional locked, one level change, then balances', () => {
   const ex = makeExchange();
   const updateIdBefore = (ex.depthSnapshot('BTCUSDT', 5000, 'live') as DepthSnapshot).lastUpdateId;
   const outcome = limit(ex, 'BUY', '59000', '0.001');
@@ -55,9 +55,9 @@ test('a resting LIMIT order: NEW, id 1, quote locked with the fee reserve, one l
     ['execution', 'balances'],
   );
   assert.deepEqual((outcome.events[1] as BalanceEvent).assets, ['USDT']);
-  // 59 USDT notional + 4 bps (the highest fee) reserved so that fills never overdraw.
-  assert.equal(locked(ex, 'USDT'), atoms(ex, 'USDT', '59.0236'));
-  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999940.9764'));
+  // Spec 2.4: exactly the 59 USDT notional (the fee reserve is checked, not locked).
+  assert.equal(locked(ex, 'USDT'), atoms(ex, 'USDT', '59'));
+  assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999941'));
   const second = expectOk(limit(ex, 'SELL', '61000', '0.002'));
   assert.equal(second.order.orderId, 2);
   assert.equal(locked(ex, 'BTC'), atoms(ex, 'BTC', '0.002'));

@@ -14,7 +14,7 @@ import { CounterpartyGenerator, type CounterpartyVenue } from './generator.ts';
 import { ConservationCursor, invariantViolations, type CoreState } from './invariants.ts';
 import { Ledger } from './ledger.ts';
 import { OrderIndex } from './order-index.ts';
-import { buildMarkets, CENTI_BPS_PER_UNIT, type Instrument, type Markets } from './markets.ts';
+import { buildMarkets, type Instrument, type Markets } from './markets.ts';
 import { exceedsAssetPrecision, isValidClientOrderId, CLIENT_ORDER_ID_PATTERN, parsePlaceOrder, type ParsedOrder, type PlaceOrderCommand } from './order-request.ts';
 import { Rng } from './rng.ts';
 import { MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT, TradeLog } from './trade-log.ts';
@@ -525,7 +525,9 @@ export class Exchange implements CounterpartyVenue, CoreState {
       if (!this.coversMarketOrder(inst, p.side, p.quantity)) reject = 'INSUFFICIENT_BALANCES';
     } else {
       lock = this.lockFor(inst, p.side, p.price, p.quantity);
-      if (!this.ledger.tryLock(p.side === 'BUY' ? inst.quote : inst.base, lock)) reject = 'INSUFFICIENT_BALANCES';
+      // Spec 2.4: a BUY locks its notional; free quote must also cover its worst-case commission.
+      const cover = p.side === 'BUY' ? lock + inst.commission(BigInt(p.price) * BigInt(p.quantity), this.maxFeeCentiBps) : lock;
+      if (!this.ledger.tryLock(p.side === 'BUY' ? inst.quote : inst.base, lock, cover)) reject = 'INSUFFICIENT_BALANCES';
     }
 
     const orderId = this.nextOrderId++;
@@ -555,10 +557,9 @@ export class Exchange implements CounterpartyVenue, CoreState {
     return { order: account.view(), fills, transactTime: now };
   }
 
-  /** Quote (BUY: notional plus the highest fee, so fills never overdraw) or base atoms. */
+  /** What an order locks (spec 2.4): quote notional (BUY) or base quantity (SELL), in atoms. */
   private lockFor(inst: Instrument, side: Side, price: number, lots: number): bigint {
-    if (side === 'SELL') return BigInt(lots) * inst.basePerLot;
-    return BigInt(price) * BigInt(lots) * inst.feeUnit * (CENTI_BPS_PER_UNIT + this.maxFeeCentiBps);
+    return side === 'SELL' ? BigInt(lots) * inst.basePerLot : inst.notional(price, lots);
   }
 
   /** A MARKET order needs its whole fillable part covered by free balance (binance-facts §9). */
@@ -575,7 +576,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
         need -= q;
       }
     }
-    const cost = tickLots * inst.feeUnit * (CENTI_BPS_PER_UNIT + this.markets.takerCentiBps);
+    const cost = tickLots * inst.quotePerTickLot + inst.commission(tickLots, this.markets.takerCentiBps);
     return this.ledger.free(inst.quote) >= cost;
   }
 
@@ -644,22 +645,27 @@ export class Exchange implements CounterpartyVenue, CoreState {
     if (taker.account !== null) this.settle(inst, taker, qty, price, tradeId, false, now, fills);
   }
 
-  /** Moves balances for one fill of an account order and records it (spec 2.3, 2.5). */
+  /**
+   * Moves balances for one fill of an account order and records it (spec 2.3, 2.5). The
+   * commission is charged from free quote after the fill's own amounts moved, at 8 decimals
+   * (Instrument.commission); if free quote cannot cover it (other orders locked it since this one
+   * was placed), the fill charges what is free. The trade log, the report and the FULL fill all
+   * carry the charged figure, so the ledger and the log agree exactly.
+   */
   private settle(inst: Instrument, order: Order, qty: number, price: number, tradeId: number, isMaker: boolean, now: number, fills: Fill[] | null): void {
     const acct = order.account!;
     const notional = inst.notional(price, qty);
-    const commission = BigInt(price) * BigInt(qty) * inst.feeUnit * (isMaker ? this.markets.makerCentiBps : this.markets.takerCentiBps);
     const baseAmount = BigInt(qty) * inst.basePerLot;
     const hasLock = acct.type !== 'MARKET';
     if (order.side === 'BUY') {
-      const paid = notional + commission;
       if (hasLock) {
+        // The lock was the notional at the order's price; a better fill price frees the rest.
         const release = this.lockFor(inst, 'BUY', acct.price, qty);
         acct.locked -= release;
         this.ledger.spendLocked(inst.quote, release);
-        this.ledger.addFree(inst.quote, release - paid);
+        this.ledger.addFree(inst.quote, release - notional);
       } else {
-        this.ledger.addFree(inst.quote, -paid);
+        this.ledger.addFree(inst.quote, -notional);
       }
       this.ledger.addFree(inst.base, baseAmount);
     } else {
@@ -669,8 +675,10 @@ export class Exchange implements CounterpartyVenue, CoreState {
       } else {
         this.ledger.addFree(inst.base, -baseAmount);
       }
-      this.ledger.addFree(inst.quote, notional - commission);
+      this.ledger.addFree(inst.quote, notional);
     }
+    const due = inst.commission(BigInt(price) * BigInt(qty), isMaker ? this.markets.makerCentiBps : this.markets.takerCentiBps);
+    const commission = this.ledger.chargeFree(inst.quote, due, inst.commissionUnit);
     acct.executedQty += qty;
     acct.cumQuote += notional;
     acct.updateTime = now;

@@ -1,13 +1,13 @@
 // The core's invariants (ARCHITECTURE "validate the book's internal state after every test"):
 // levels sorted and consistent with their orders, the book uncrossed after matching, balances
-// non-negative, locks equal to what open orders hold, and every asset conserved against the
-// trade log. Returns the violations found (empty = healthy).
+// non-negative, locks equal to what open orders hold, every commission at 8 decimals and never
+// above its rate (rounded up), and every asset conserved against the trade log. Returns the
+// violations found (empty = healthy).
 
 import type { BookSide, Order, SymbolBook } from './book.ts';
 import type { Ledger } from './ledger.ts';
 import type { Instrument, Markets } from './markets.ts';
 import type { TradeLog } from './trade-log.ts';
-import { CENTI_BPS_PER_UNIT } from './markets.ts';
 
 export interface CoreState {
   readonly markets: Markets;
@@ -17,7 +17,6 @@ export interface CoreState {
   readonly counterpartyResting: readonly (readonly Order[])[];
   readonly ledger: Ledger;
   readonly tradeLog: TradeLog;
-  readonly maxFeeCentiBps: bigint;
   /** Running totals of the trade log already folded in (so checks stay O(new trades)). */
   readonly conservation: ConservationCursor;
 }
@@ -50,7 +49,7 @@ export function invariantViolations(s: CoreState): string[] {
   }
   if (bookOrders !== s.orders.size) out.push(`order map holds ${s.orders.size}, books hold ${bookOrders}`);
 
-  const expected = foldTrades(s);
+  const expected = foldTrades(s, out);
   for (const asset of s.ledger.assets()) {
     const b = s.ledger.get(asset);
     if (b.free < 0n) out.push(`${asset}: free ${b.free} < 0`);
@@ -81,10 +80,8 @@ function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset
       if (acct !== null) {
         if (acct.executedQty + acct.preventedQty + o.remaining !== acct.origQty) out.push(`order ${o.id}: quantities do not add up`);
         const asset = o.side === 'BUY' ? inst.quote : inst.base;
-        const want =
-          o.side === 'BUY'
-            ? BigInt(o.price) * BigInt(o.remaining) * inst.feeUnit * (CENTI_BPS_PER_UNIT + s.maxFeeCentiBps)
-            : BigInt(o.remaining) * inst.basePerLot;
+        // Spec 2.4: quote notional (BUY) or base quantity (SELL), nothing more.
+        const want = o.side === 'BUY' ? inst.notional(o.price, o.remaining) : BigInt(o.remaining) * inst.basePerLot;
         if (acct.locked !== want) out.push(`order ${o.id}: locks ${acct.locked}, should lock ${want}`);
         lockedByAsset.set(asset, (lockedByAsset.get(asset) ?? 0n) + acct.locked);
       }
@@ -96,8 +93,12 @@ function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset
   return orders;
 }
 
-/** Start balances plus every trade's net effect, minus commissions, folded in incrementally. */
-function foldTrades(s: CoreState): Map<string, bigint> {
+/**
+ * Start balances plus every trade's net effect, minus commissions, folded in incrementally.
+ * Each new trade's commission is checked on the way: whole 0.00000001s, at most the rate's
+ * commission rounded up (less only when free quote could not cover it).
+ */
+function foldTrades(s: CoreState, out: string[]): Map<string, bigint> {
   const { processed, expected } = s.conservation;
   if (expected.size === 0) for (const [asset, amount] of s.markets.startBalances) expected.set(asset, amount);
   const add = (asset: string, v: bigint) => expected.set(asset, (expected.get(asset) ?? 0n) + v);
@@ -105,6 +106,9 @@ function foldTrades(s: CoreState): Map<string, bigint> {
     const trades = s.tradeLog.all(inst.symbol);
     for (let i = processed.get(inst.symbol) ?? 0; i < trades.length; i++) {
       const t = trades[i]!;
+      const due = inst.commission(BigInt(t.price) * BigInt(t.qty), t.isMaker ? s.markets.makerCentiBps : s.markets.takerCentiBps);
+      if (t.commission % inst.commissionUnit !== 0n) out.push(`trade ${inst.symbol} ${t.tradeId}: commission ${t.commission} not at 8 decimals`);
+      if (t.commission < 0n || t.commission > due) out.push(`trade ${inst.symbol} ${t.tradeId}: commission ${t.commission} outside 0..${due}`);
       const base = BigInt(t.qty) * inst.basePerLot;
       if (t.isBuyer) {
         add(inst.base, base);

@@ -31,10 +31,13 @@ export class Ledger {
     return this.get(asset).free;
   }
 
-  /** Moves `amount` from free to locked if free covers it. */
-  tryLock(asset: string, amount: bigint): boolean {
+  /**
+   * Moves `amount` from free to locked if free covers `cover` (at least the amount: a BUY
+   * locks its notional but needs its worst-case commission free as well, spec 2.4).
+   */
+  tryLock(asset: string, amount: bigint, cover = amount): boolean {
     const balance = this.get(asset);
-    if (balance.free < amount) return false;
+    if (balance.free < cover) return false;
     balance.free -= amount;
     balance.locked += amount;
     this.changed.add(asset);
@@ -53,6 +56,20 @@ export class Ledger {
   addFree(asset: string, amount: bigint): void {
     this.get(asset).free += amount;
     this.changed.add(asset);
+  }
+
+  /**
+   * Takes up to `due` atoms from free, never more than free holds, in whole multiples of `unit`
+   * (the commission precision); returns what was taken.
+   */
+  chargeFree(asset: string, due: bigint, unit: bigint): bigint {
+    const balance = this.get(asset);
+    let charged = due;
+    if (balance.free < due) charged = balance.free > 0n ? balance.free - (balance.free % unit) : 0n;
+    if (charged === 0n) return 0n;
+    balance.free -= charged;
+    this.changed.add(asset);
+    return charged;
   }
 
   /** Removes locked atoms (a fill pays out of its lock). */

@@ -1,15 +1,16 @@
 // Turns the configured instruments into exact integer scales. Every asset gets one atom size,
 // fine enough that notionals (ticks x lots) and commissions in hundredths of a basis point are
 // whole atoms: quote atoms have at least tick + lot + 6 decimals, so every amount the ledger
-// moves is exact and additive (locks released piecewise sum to the lock taken).
+// moves is exact and additive (locks released piecewise sum to the lock taken). A commission is
+// charged at the 8 decimals exchangeInfo publishes (quoteCommissionPrecision), rounded up.
 
 import type { Config, InstrumentConfig } from '../config/types.ts';
 import { parseScaled, parseScaledBig, pow10n, stepDecimals, writtenDecimals } from './units.ts';
 
-/** 1 bps = 100 centi-bps; commission = notional x centiBps / 1e6. */
-export const CENTI_BPS_PER_UNIT = 1_000_000n;
 const FEE_DECIMALS = 6;
 const MIN_ASSET_DECIMALS = 8;
+/** exchangeInfo baseCommissionPrecision / quoteCommissionPrecision (binance-facts §3.2). */
+export const COMMISSION_DECIMALS = 8;
 
 export class Instrument {
   /** Latest per-symbol update id (spec 2.7: each symbol has its own counter). */
@@ -50,7 +51,7 @@ export class Instrument {
     return pow10n(this.quoteDecimals - this.tickDecimals - this.lotDecimals);
   }
 
-  /** Quote atoms of one tick x one lot x one centi-bps. */
+  /** Quote atoms of one tick x one lot x one centi-bps (1 bps = 100 centi-bps; commission = notional x centiBps / 1e6). */
   get feeUnit(): bigint {
     return pow10n(this.quoteDecimals - this.tickDecimals - this.lotDecimals - FEE_DECIMALS);
   }
@@ -59,8 +60,27 @@ export class Instrument {
     return pow10n(this.baseDecimals - this.lotDecimals);
   }
 
+  /** Quote atoms of 10^-8 (the commission precision); quote atoms have at least 8 decimals. */
+  get commissionUnit(): bigint {
+    return pow10n(this.quoteDecimals - COMMISSION_DECIMALS);
+  }
+
   notional(ticks: number, lots: number): bigint {
     return BigInt(ticks) * BigInt(lots) * this.quotePerTickLot;
+  }
+
+  /**
+   * The commission on `tickLots` (price in ticks x quantity in lots) at `centiBps`, in quote
+   * atoms, rounded UP to 8 decimals. Up, because the exchange must never undercharge its
+   * published rate: rounded down (or to nearest), a client could split its trades into pieces
+   * whose commission is under 0.00000001 and trade for free. The reference does not document
+   * its direction (binance-facts §3.2 only gives the 8 decimals).
+   */
+  commission(tickLots: bigint, centiBps: bigint): bigint {
+    const exact = tickLots * this.feeUnit * centiBps;
+    const unit = this.commissionUnit;
+    const below = exact % unit;
+    return below === 0n ? exact : exact - below + unit;
   }
 }
 

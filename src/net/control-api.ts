@@ -4,15 +4,20 @@
 // `GET /sim/v1/open-client-order-ids` (plus `POST /sim/v1/reset` and `/sim/v1/advance-time`),
 // and the scripted market `POST /sim/v1/market/<method>` (API.md section 8).
 // Off for a non-loopback bind unless `control_token` is set; then a bearer token is required.
+// It is for local tools, not for web pages: a request whose Host is not a loopback name,
+// `localhost` or the bound address (DNS rebinding) and a browser request from a non-loopback
+// Origin are refused with 403, and no CORS header lets a page on another origin read an answer.
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FaultError, type Faults } from '../faults.ts';
+import { isIP } from 'node:net';
+import { isLoopback } from '../config/exposure.ts';
+import { FaultError, FaultRangeError, type Faults } from '../faults.ts';
 import { SpotSimError } from '../client/errors.ts';
 import type { Market, ScriptedOrder } from '../market.ts';
-import { sendJson } from './rest-server.ts';
+import { CONTROL_PATH, sendJsonWithoutCors as sendJson } from './rest-server.ts';
 
-export const CONTROL_PREFIX = '/sim/v1/';
+export const CONTROL_PREFIX = CONTROL_PATH;
 
 /** Each fault method's arguments by name, in call order (API.md §6). */
 export const FAULT_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
@@ -65,8 +70,42 @@ export function controlApiServed(options: ControlOptions): boolean {
   return options.enabled && (isLoopback(options.bind) || options.token !== undefined);
 }
 
-export function isLoopback(bind: string): boolean {
-  return bind === 'localhost' || bind === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bind);
+
+/** The host name of a Host header or URL host ("[::1]:80" -> "::1", "LocalHost:9" -> "localhost"). */
+function hostName(host: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(host);
+  if (bracketed) return bracketed[1]!.toLowerCase();
+  const colon = host.indexOf(':');
+  return (colon < 0 ? host : host.slice(0, colon)).toLowerCase();
+}
+
+/**
+ * Why a request may not use the control API (a 403 message), or null. The Host must name this
+ * machine the way a local tool does: a loopback address, `localhost`, or the bound address (on a
+ * wildcard bind, any IP literal: every interface is bound, and a rebinding page always uses a
+ * name). A browser marks its requests with Origin; only pages served from loopback pass.
+ */
+export function controlRefusal(req: IncomingMessage, bind: string): string | null {
+  const host = req.headers.host ?? '';
+  const name = hostName(host);
+  const wildcard = bind === '0.0.0.0' || bind === '::';
+  const boundName = hostName(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind);
+  if (!(isLoopback(name) || name === boundName || (wildcard && isIP(name) !== 0))) {
+    return `the control API answers only requests to this machine by address or localhost, not Host ${JSON.stringify(host)}`;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let originHost: string | null = null;
+    try {
+      originHost = hostName(new URL(origin).host);
+    } catch {
+      // not a URL ("null" from a sandboxed page or a file): refused below
+    }
+    if (originHost === null || !isLoopback(originHost)) {
+      return `the control API is for local tools, not web pages: Origin ${JSON.stringify(origin)} is not a loopback origin`;
+    }
+  }
+  return null;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
@@ -78,6 +117,11 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
     if (!path.startsWith(CONTROL_PREFIX)) return false;
     const sim = host();
     if (sim === undefined) return false;
+    const refused = controlRefusal(req, options.bind);
+    if (refused !== null) {
+      sendJson(res, 403, { error: refused });
+      return true;
+    }
     if (token !== null) {
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== token.length || !timingSafeEqual(given, token)) {
@@ -93,7 +137,7 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
     } catch (error) {
       // A refusal of the scripted market: the reference exchange's code and message.
       if (error instanceof SpotSimError) sendJson(res, 400, { code: error.code, msg: error.msg });
-      else if (error instanceof FaultError) sendJson(res, 400, { error: error.message });
+      else if (error instanceof FaultError || error instanceof FaultRangeError) sendJson(res, 400, { error: error.message });
       else throw error;
     }
     return true;

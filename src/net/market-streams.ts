@@ -8,6 +8,7 @@ import type { RawData } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
 import type { DepthDiff, PublicTrade, Touch } from '../core/types.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
+import { requestIdText } from './request-id.ts';
 import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
 
 /** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */
@@ -16,7 +17,6 @@ export const MAX_MESSAGES_PER_SECOND = 5;
 
 const DEPTH_SUFFIXES = ['@depth', '@depth@100ms', '@depth@1000ms'] as const;
 const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'];
-const ID_STRING = /^[A-Za-z0-9_-]{0,36}$/;
 
 /** What a connection may subscribe to, beside market streams: a valid listen key. */
 export type ListenKeyCheck = (name: string) => boolean;
@@ -67,6 +67,8 @@ export class MarketStreams {
     this.connections.add(conn);
     for (const name of initial) this.subscribe(conn, name);
     peer.ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
+    // Pings and (unsolicited) pongs count like JSON control frames (binance-facts §5).
+    peer.onControlFrame = () => this.countIncoming(conn);
     peer.ws.once('close', () => this.close(conn));
     return conn;
   }
@@ -107,33 +109,39 @@ export class MarketStreams {
 
   // ------------------------------------------------------------------ control frames
 
-  private onMessage(conn: MarketConnection, data: RawData, isBinary: boolean): void {
-    if (!conn.peer.countMessage(this.monotonicNow(), MAX_MESSAGES_PER_SECOND)) {
-      // Reference: going over 5 incoming messages per second disconnects.
-      conn.peer.close(CLOSE_POLICY, 'Too many messages');
-      return;
-    }
-    const text = isBinary ? null : rawText(data);
-    const reply = this.control(conn, text);
-    if (reply !== null) conn.peer.send(JSON.stringify(reply));
+  /** Counts one incoming message; false (and the connection closing) when over the limit. */
+  private countIncoming(conn: MarketConnection): boolean {
+    if (conn.peer.countMessage(this.monotonicNow(), MAX_MESSAGES_PER_SECOND)) return true;
+    // Reference: going over 5 incoming messages per second disconnects.
+    conn.peer.close(CLOSE_POLICY, 'Too many messages');
+    return false;
   }
 
-  /** The reply to one control frame (binance-facts §5 shapes and error codes). */
-  private control(conn: MarketConnection, text: string | null): object | null {
+  private onMessage(conn: MarketConnection, data: RawData, isBinary: boolean): void {
+    if (!this.countIncoming(conn)) return;
+    const text = isBinary ? null : rawText(data);
+    conn.peer.send(replyText(this.control(conn, text)));
+  }
+
+  /**
+   * The reply to one control frame (binance-facts §5 shapes and error codes); its `id` is the
+   * request id as JSON text (int64 ids come back digit for digit).
+   */
+  private control(conn: MarketConnection, text: string | null): Reply {
     let msg: unknown;
     try {
       if (text === null) throw new SyntaxError('binary');
       msg = JSON.parse(text);
     } catch (error) {
       const [line, column] = jsonErrorPosition(text ?? '', error);
-      return { error: { code: 3, msg: `Invalid JSON: expected value at line ${line} column ${column}` }, id: null };
+      return { error: { code: 3, msg: `Invalid JSON: expected value at line ${line} column ${column}` }, id: 'null' };
     }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-      return invalid('Invalid request: expected a JSON object', null);
+      return invalid('Invalid request: expected a JSON object', 'null');
     }
     const req = msg as Record<string, unknown>;
-    const id = req.id ?? null;
-    if (!validId(id)) return invalid('Invalid request: request ID must be an unsigned integer', null);
+    const id = requestIdText(req.id, text!, true);
+    if (id === null) return invalid('Invalid request: request ID must be an unsigned integer', 'null');
     const method = req.method;
     if (method === undefined) return invalid(`Invalid request: missing field \`method\` at line 1 column ${text!.length}`, id);
     if (typeof method !== 'string' || !METHODS.includes(method)) {
@@ -229,15 +237,16 @@ export class MarketStreams {
   }
 }
 
-function invalid(msg: string, id: unknown): object {
+/** A control-frame reply: `result` or `error`, then the id (JSON text). */
+type Reply = ({ result: unknown } | { error: { code: number; msg: string } }) & { id: string };
+
+function invalid(msg: string, id: string): Reply {
   return { error: { code: 2, msg }, id };
 }
 
-/** Control-frame ids: an unsigned integer, a short alphanumeric string, or null (binance-facts §5). */
-function validId(id: unknown): boolean {
-  if (id === null) return true;
-  if (typeof id === 'number') return Number.isInteger(id) && id >= 0;
-  return typeof id === 'string' && ID_STRING.test(id);
+function replyText(reply: Reply): string {
+  const body = 'error' in reply ? `"error":${JSON.stringify(reply.error)}` : `"result":${JSON.stringify(reply.result)}`;
+  return `{${body},"id":${reply.id}}`;
 }
 
 export function rawText(data: RawData): string {

@@ -12,6 +12,8 @@ import { apiError, isApiError } from '../core/errors.ts';
 import type { CoreEvent } from '../core/types.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Where the control API lives (API.md section 5). */
+export const CONTROL_PATH = '/sim/v1/';
 export const MAX_URL_BYTES = 8 * 1024;
 
 const CORS_HEADERS = {
@@ -36,7 +38,8 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
   const { service } = options;
   return (req, res) => {
     const url = req.url ?? '/';
-    if (req.method === 'OPTIONS') return preflight(req, res);
+    // The control API answers its own preflights (without CORS approval: it is not for pages).
+    if (req.method === 'OPTIONS' && !url.startsWith(CONTROL_PATH)) return preflight(req, res);
     if (url.length > MAX_URL_BYTES) return send(res, service.error(apiError('URL_TOO_LONG', MAX_URL_BYTES), service.clock.now()), true);
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -125,10 +128,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   writeJson(res, status, jsonText(body), extra, close);
 }
 
+/** A JSON answer without CORS headers (the control API: no page on another origin may read it). */
+export function sendJsonWithoutCors(res: ServerResponse, status: number, body: unknown): void {
+  writeJson(res, status, jsonText(body), [], false, JSON_ONLY_HEADERS);
+}
+
+const JSON_ONLY_HEADERS: readonly string[] = ['Content-Type', 'application/json;charset=UTF-8'];
+
 /** Writes one JSON answer; headers as a flat list (no header objects built per request). */
-function writeJson(res: ServerResponse, status: number, text: string, extra: string[], close: boolean): void {
+function writeJson(res: ServerResponse, status: number, text: string, extra: string[], close: boolean, base: readonly string[] = BASE_HEADERS): void {
   if (res.headersSent) return;
-  const headers = [...BASE_HEADERS, 'Content-Length', String(Buffer.byteLength(text)), ...extra];
+  const headers = [...base, 'Content-Length', String(Buffer.byteLength(text)), ...extra];
   if (close) headers.push('Connection', 'close');
   res.writeHead(status, headers);
   res.end(text);

@@ -14,15 +14,12 @@ import type { ConnectionControl, SessionStatus } from '../api/session.ts';
 import { apiError, isApiError, type ApiError } from '../core/errors.ts';
 import type { CoreEvent } from '../core/types.ts';
 import { rawText } from './market-streams.ts';
+import { requestIdText } from './request-id.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
 import type { Peer } from './ws-peer.ts';
 
 /** binance-facts §6: ≤ 65535 subscription ids over a connection's life, then -2042. */
 const MAX_SUBSCRIPTION_IDS = 65535;
-/** Request ids: int64, an alphanumeric string of at most 36 characters, or null (binance-facts §6). */
-const ID_STRING = /^[A-Za-z0-9_-]{0,36}$/;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 const VERSION_PREFIX = /^v[0-9]+\//;
 
 interface Outgoing {
@@ -140,7 +137,7 @@ export class WsApiConnection implements ConnectionControl {
     }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return { id: 'null', error: apiError('INVALID_JSON') };
     const raw = msg as Record<string, unknown>;
-    const idJson = idText(raw.id, text!);
+    const idJson = requestIdText(raw.id, text!, false);
     if (idJson === null) return { id: 'null', error: apiError('INVALID_PARAMETER', 'id') };
     if (raw.method === undefined || raw.method === null || raw.method === '') return { id: idJson, error: apiError('MANDATORY_PARAM', 'method') };
     if (typeof raw.method !== 'string') return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
@@ -243,19 +240,4 @@ export class WsApiConnection implements ConnectionControl {
     const payload = this.hooks.users.eventStreamTerminated(now);
     queueMicrotask(() => this.peer.send(`{"subscriptionId":${subscriptionId},"event":${payload}}`));
   }
-}
-
-/**
- * The request id as JSON text to echo, or null when it is not an allowed id. Integers beyond
- * 2^53 are taken from the frame's own text so they come back digit for digit.
- */
-function idText(id: unknown, text: string): string | null {
-  if (id === undefined || id === null) return 'null';
-  if (typeof id === 'string') return ID_STRING.test(id) ? JSON.stringify(id) : null;
-  if (typeof id !== 'number' || !Number.isInteger(id)) return null;
-  if (Number.isSafeInteger(id)) return String(id);
-  const digits = /(?<!\\)"id"\s*:\s*(-?[0-9]+)\s*[,}]/.exec(text)?.[1];
-  if (digits === undefined) return null;
-  const big = BigInt(digits);
-  return big >= INT64_MIN && big <= INT64_MAX ? digits : null;
 }

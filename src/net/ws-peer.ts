@@ -2,6 +2,8 @@
 // routing"; issue: bounded queues per connection): a cap on the bytes queued for it (a consumer
 // that stops reading is cut off instead of growing the server's memory or slowing anyone
 // else), the ping/pong bookkeeping of spec 3.3, and a counter of incoming messages per second.
+// A pong keeps the connection alive only when it echoes the payload of a ping the server sent
+// (binance-facts §5); unsolicited pongs and pongs with another payload are accepted but do not.
 
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
@@ -16,6 +18,9 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 /** Close codes: 1008 policy violation (too many messages), 1013 try again later (slow). */
 export const CLOSE_POLICY = 1008;
 export const CLOSE_SLOW_CONSUMER = 1013;
+
+/** Server pings remembered for their echo; older ones are forgotten (the timeout has them). */
+const MAX_OUTSTANDING_PINGS = 16;
 
 /** FIN + text opcode: every frame we send is one whole text message (RFC 6455 5.2). */
 const FIN_TEXT = 0x81;
@@ -58,6 +63,16 @@ export class Peer {
   /** Monotonic ms of the first ping not yet answered; null when none is outstanding. */
   awaitingPongSince: number | null = null;
   lastPingAt: number;
+  /** Payloads and send times of the pings not yet echoed, oldest first. */
+  private readonly outstandingPings: { readonly payload: string; readonly sentAt: number }[] = [];
+  /**
+   * Told of each ping the client sends and each pong that echoes no ping of ours: market-data
+   * connections count them toward their 5 incoming messages per second (binance-facts §5).
+   * An echo of the server's own ping is the heartbeat answer the server asked for, at the
+   * server's rate, and is not counted (at the reference's 20 s interval the difference cannot
+   * be seen; at a short configured interval it would close every well-behaved client).
+   */
+  onControlFrame: (() => void) | null = null;
   private windowStart = 0;
   private windowCount = 0;
   closed = false;
@@ -76,9 +91,10 @@ export class Peer {
     private readonly onSlow: (peer: Peer) => void,
   ) {
     this.lastPingAt = monotonicNow;
-    ws.on('pong', () => {
-      this.awaitingPongSince = null;
+    ws.on('pong', (data) => {
+      if (!this.acceptPong(data)) this.onControlFrame?.();
     });
+    ws.on('ping', () => this.onControlFrame?.());
     ws.once('close', () => {
       this.closed = true;
     });
@@ -165,6 +181,21 @@ export class Peer {
     return ++this.windowCount <= perSecond;
   }
 
+  /**
+   * A pong that echoes an outstanding ping answers it and every older one; the timeout then
+   * runs from the oldest ping still unanswered. Returns false for any other pong.
+   */
+  private acceptPong(data: Buffer): boolean {
+    const pings = this.outstandingPings;
+    if (pings.length === 0) return false;
+    const payload = data.toString('latin1');
+    const i = pings.findIndex((p) => p.payload === payload);
+    if (i < 0) return false;
+    pings.splice(0, i + 1);
+    this.awaitingPongSince = pings.length === 0 ? null : pings[0]!.sentAt;
+    return true;
+  }
+
   /** Heartbeat step (spec 3.3): close when the outstanding ping is too old, else ping when due. */
   heartbeat(nowMs: number, pingIntervalMs: number, pongTimeoutMs: number): void {
     if (this.closed) return;
@@ -175,8 +206,11 @@ export class Peer {
     if (nowMs - this.lastPingAt >= pingIntervalMs) {
       this.lastPingAt = nowMs;
       this.awaitingPongSince ??= nowMs;
+      const payload = String(nowMs);
+      this.outstandingPings.push({ payload, sentAt: nowMs });
+      if (this.outstandingPings.length > MAX_OUTSTANDING_PINGS) this.outstandingPings.shift();
       try {
-        this.ws.ping(String(nowMs));
+        this.ws.ping(payload);
       } catch {
         // The socket closed under us; its close handler cleans up.
       }
