@@ -6,7 +6,6 @@
 // every socket and timer.
 
 import { readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
@@ -21,7 +20,7 @@ import { WsGateway } from './net/ws-gateway.ts';
 import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
-import { Faults } from './faults.ts';
+import { Faults } from './faults/controller.ts';
 import { Market } from './market.ts';
 import { ScriptedMarket } from './core/scripted-market.ts';
 import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
@@ -70,7 +69,6 @@ export class Simulator {
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
     readonly gateway: WsGateway,
-    heldRest: Set<ServerResponse>,
   ) {
     const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
     this.ports = { http: listeners.httpPort, https: listeners.httpsPort };
@@ -97,10 +95,16 @@ export class Simulator {
       });
     }
     this.faults = new Faults({
-      service,
+      rules: service.faults,
       exchange,
-      gateway,
-      heldRest,
+      dropConnections: (kinds) => gateway.dropConnections(kinds),
+      sendMalformedFrames: (kinds) => gateway.sendMalformedFrames(kinds),
+      expireListenKeys: () => {
+        const now = clock.now();
+        const keys = service.listenKeys.expire(now, true);
+        gateway.expireListenKeys(keys, now);
+        return keys.length;
+      },
       now: () => clock.now(),
       publish: (events) => this.publish(events),
       setClockOffsetMs: (ms) => this.setClockOffsetMs(ms),
@@ -139,12 +143,10 @@ export class Simulator {
       (message, error) => console.error(`spot-sim: ${message}:`, error),
     );
     let simulator: Simulator | undefined;
-    const heldRest = new Set<ServerResponse>();
     const handler = createRestHandler({
       service,
       publish: (events) => simulator?.publish(events),
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'rest'),
-      held: heldRest,
       extraRoutes: createControlRoutes(() => simulator, { enabled: sim.control_api, bind: sim.bind, token: sim.control_token }),
     });
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
@@ -159,7 +161,7 @@ export class Simulator {
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, exchange, service, clock, listeners, gateway, heldRest);
+    simulator = new Simulator(config, exchange, service, clock, listeners, gateway);
     if (!manual) {
       gateway.startHeartbeat();
       simulator.startDriver();
