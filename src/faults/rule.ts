@@ -75,7 +75,7 @@ export interface CompiledRule {
   readonly times: number;
   readonly effect: Effect;
   /** The rule as given (normalized), for listing. */
-  readonly shown: { readonly on: string | readonly string[]; readonly transport?: Transport; readonly action: unknown };
+  readonly shown: { readonly on: string | readonly string[]; readonly transport?: Transport; readonly action: FaultAction | { readonly unresponsive: true } };
 }
 
 const RULE_FIELDS = new Set(['on', 'transport', 'times', 'action']);

@@ -8,7 +8,7 @@
 
 import { FaultRangeError } from './checks.ts';
 import { PRESET_ORDER, PRESETS, type PresetSlot } from './presets.ts';
-import { compileRule, faultId, POINTS, type CompiledRule, type Effect, type EndpointInfo, type FaultRule, type Point, type Refusal, type Transport } from './rule.ts';
+import { compileRule, faultId, POINTS, type CompiledRule, type Effect, type EndpointInfo, type FaultAction, type FaultRule, type Point, type Refusal, type Transport } from './rule.ts';
 
 /** At most this many rules of users at once (spent ones included): bounded, like everything. */
 export const MAX_RULES = 1000;
@@ -20,7 +20,8 @@ export interface FaultRuleView {
   readonly transport?: Transport;
   readonly times: number;
   readonly hits: number;
-  readonly action: unknown;
+  /** The action; `{ unresponsive: true }` is the preset of `setRestUnresponsive` (held, not carried out). */
+  readonly action: FaultAction | { readonly unresponsive: true };
   /** The fault call that armed it, for the presets of the spec's calls. */
   readonly preset?: string;
 }
@@ -103,8 +104,10 @@ export class FaultRules {
       this.retire(user);
       return true;
     }
-    for (const [slot, rule] of this.slots) if (rule.id === id) return this.disarm(slot), true;
-    return false;
+    const slot = [...this.slots].find(([, rule]) => rule.id === id)?.[0];
+    if (slot === undefined) return false;
+    this.disarm(slot);
+    return true;
   }
 
   list(): FaultRuleView[] {
@@ -271,7 +274,7 @@ export class FaultRules {
 }
 
 /** A preset's effect in the public action form, for listing. */
-function shownAction(effect: Effect): unknown {
+function shownAction(effect: Effect): FaultRuleView['action'] {
   switch (effect.kind) {
     case 'refuse':
       return { status: effect.refusal.status, code: effect.refusal.code, msg: effect.refusal.msg };
