@@ -98,12 +98,14 @@ export class Faults {
 
   // ------------------------------------------------------------------ the spec's calls (4.5)
 
+  /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many. Spec 4.5 `drop_market_data_connections`. */
   dropMarketDataConnections(): number {
     const n = this.host.dropConnections(['market']);
     this.counts.droppedMarketDataConnections += n;
     return n;
   }
 
+  /** Closes every `/ws-api/v3` connection abruptly, and with `true` every legacy `/ws/<listenKey>` one too; returns how many. */
   dropWsApiConnections(includeUserStreams: boolean): number {
     requireBoolean(includeUserStreams, 'includeUserStreams');
     const n = this.host.dropConnections(includeUserStreams ? ['api', 'user'] : ['api']);
@@ -111,15 +113,18 @@ export class Faults {
     return n;
   }
 
+  /** The next depth batch of each symbol is not sent: the next diff's `U` jumps, so a client must detect the gap and resync. */
   skipNextDepthUpdate(): void {
     this.host.exchange.skipNextDepthUpdate();
     this.counts.skippedDepthUpdates++;
   }
 
+  /** The next signed request is refused with -1021 (timestamp outside of the recvWindow), on REST or the WS API. */
   failNextTimestamp(): void {
     this.state.arm('failTimestamp', this.state.armed('failTimestamp') + 1);
   }
 
+  /** `true`: REST requests get no answer (held open) and are not carried out until switched off (then closed). WebSockets are unaffected. */
   setRestUnresponsive(on: boolean): void {
     requireBoolean(on, 'on');
     if (on) {
@@ -130,38 +135,46 @@ export class Faults {
     this.counts.restRequestsSwallowed += this.state.disarm('restUnresponsive');
   }
 
+  /** Holds each WS API reply to an order-changing request (and the user events it caused) for `ms` ms; 0 turns it off. At most 2^31-1. */
   setAckDelayMs(ms: number): void {
     requireTimerMs(ms, 'ms');
     if (ms === 0) this.state.disarm('ackDelay');
     else this.state.arm('ackDelay', 0, ms);
   }
 
+  /** The next `k` order placements are refused with -2010 ("Market is closed."), on REST or the WS API. */
   rejectNextOrders(k: number): void {
     armCount(this.state, 'rejectOrder', requireCount(k, 'k'));
   }
 
+  /** The next `k` requests (REST or WS API) get 429 / -1003 with Retry-After, as on a request-weight overrun. */
   rateLimitNextRequests(k: number): void {
     armCount(this.state, 'rateLimit', requireCount(k, 'k'));
   }
 
+  /** Moves the server clock by `ms` (spec 1.9): server time, event times and the recvWindow check all shift. */
   setClockOffsetMs(ms: number): void {
     this.host.setClockOffsetMs(requireOffsetMs(ms, 'ms'));
   }
 
+  /** Expires every listen key now: each stream gets `listenKeyExpired` and closes; returns how many keys. */
   expireListenKeys(): number {
     const n = this.host.expireListenKeys();
     this.counts.expiredListenKeys += n;
     return n;
   }
 
+  /** The next `k` WS API requests are carried out but get no reply (their events still flow): test reconciliation by client order id. */
   swallowNextWsApiResponses(k: number): void {
     armCount(this.state, 'swallowWsApi', requireCount(k, 'k'));
   }
 
+  /** The next `k` user-data events are delivered twice: test that the client dedupes. */
   duplicateNextUserEvents(k: number): void {
     this.state.duplicateNextUserEvents(requireCount(k, 'k'));
   }
 
+  /** `true`: user-data events are not delivered while muted (the connections stay open); `false` resumes delivery. */
   setUserStreamMuted(muted: boolean): void {
     this.state.userStreamMuted = requireBoolean(muted, 'muted');
   }
@@ -180,14 +193,17 @@ export class Faults {
     return formatScaled(outcome.value.filled, inst.lotDecimals);
   }
 
+  /** The next `k` requests (REST or WS API) get 418 / -1003 (IP banned) with Retry-After. */
   banNextRequests(k: number): void {
     armCount(this.state, 'ban', requireCount(k, 'k'));
   }
 
+  /** The next `k` requests that need an API key are refused with -2015 (invalid API key, IP or permissions). */
   failNextAuth(k: number): void {
     armCount(this.state, 'failAuth', requireCount(k, 'k'));
   }
 
+  /** Sends one non-JSON text frame on every market-data (`md`) and/or WS API (`wsApi`) connection; returns how many. */
   sendMalformedFrames(md: boolean, wsApi: boolean): number {
     requireBoolean(md, 'md');
     requireBoolean(wsApi, 'wsApi');
