@@ -2,7 +2,7 @@
 // callbacks or returns from its watch calls (always with a deadline, never a sleep). The local
 // order book the specs feed from a library's depth stream is the shared one (../support/local-book.ts).
 import { expect } from '@playwright/test';
-import type { Simulator } from '../../src/index.ts';
+import type { Simulator } from 'spot-sim';
 
 /** Generous: two cores, other suites running concurrently. */
 export const EVENT_TIMEOUT_MS = 20_000;
