@@ -11,8 +11,8 @@ test.beforeEach(({ sim }) => sim.reset());
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 test('out-of-range numeric arguments throw RangeError in-process and change nothing', async ({ client, sim }) => {
-  // In process: `sim.faults` (the fixture's `faults` records each call as a report step and
-  // hands the same refusal back as a rejected promise).
+  // The in-process handle (API.md section 3) throws at once; the fixture's `faults` wraps each
+  // call in a report step and rejects instead.
   const faults = sim.faults;
   const calls: [string, () => unknown][] = [
     ['setAckDelayMs(2^31)', () => faults.setAckDelayMs(2 ** 31)],
