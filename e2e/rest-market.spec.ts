@@ -13,7 +13,8 @@ const STILL_GENERATOR = {
 
 type Level = [string, string];
 
-async function depth(wire: Wire, symbol: string, limit?: number): Promise<{ lastUpdateId: number; bids: Level[]; asks: Level[] }> {
+type Snapshot = { lastUpdateId: number; bids: Level[]; asks: Level[] };
+async function depth(wire: Wire, symbol: string, limit?: number): Promise<Snapshot> {
   const r = await wire.get('/api/v3/depth', { symbol, limit });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body;
@@ -115,7 +116,7 @@ test('the same seed gives the same book; another seed another one (spec 1.9)', a
   await using a = await started(STILL_GENERATOR);
   await using b = await started(STILL_GENERATOR);
   await using c = await started({ ...STILL_GENERATOR, seed: 43 });
-  const [da, db, dc] = await Promise.all([a, b, c].map((s) => depth(wire.on(s.urls.http), 'BTCUSDT', 20)));
+  const [da, db, dc] = (await Promise.all([a, b, c].map((s) => depth(wire.on(s.urls.http), 'BTCUSDT', 20)))) as [Snapshot, Snapshot, Snapshot];
   expect(db).toEqual(da);
   expect(dc.asks.map(([p]) => p)).toEqual(da.asks.map(([p]) => p));
   expect(dc.asks.map(([, q]) => q)).not.toEqual(da.asks.map(([, q]) => q));

@@ -384,7 +384,7 @@ for (const listener of LISTENERS) {
         status: 'NEW',
       });
       // The lock shrinks with the order: (0.002 + 0.001) x 50000, the notionals (spec 2.4).
-      expect((await wire.balances()).USDT.locked).toBe('150.00000000');
+      expect((await wire.balances()).USDT!.locked).toBe('150.00000000');
       // Without a new id the order gets a generated one (binance-facts §3.11); by wire id here.
       const again = await wire.signed('PUT', '/api/v3/order/amend/keepPriority', { symbol: 'BTCUSDT', origClientOrderId: 'am-a2', newQty: '0.0015' });
       expect(again.body.amendedOrder).toMatchObject({ orderId: a.orderId, origClientOrderId: 'am-a2', qty: '0.00150000' });
