@@ -40,7 +40,7 @@ test('wrong types are reported with the key path', () => {
 
 test('a missing required instrument key is reported', () => {
   const { tick: _tick, ...withoutTick } = instrument();
-  assertOnlyProblem(instruments(withoutTick), 'instruments[0]!.tick', /required/);
+  assertOnlyProblem(instruments(withoutTick), 'instruments[0].tick', /required/);
 });
 
 test('decimal strings must be plain decimals; numbers go through their shortest form', () => {
@@ -64,8 +64,8 @@ test('decimal strings must be plain decimals; numbers go through their shortest 
 
 test('tick and lot must be powers of ten from 1e-8 to 1', () => {
   for (const bad of ['0.03', '10', '0.000000001', '0', '0.5', '2']) {
-    assertOnlyProblem(instruments(instrument({ tick: bad, min_qty: '1', max_qty: '1' })), 'instruments[0]!.tick', /power of ten/);
-    assertOnlyProblem(instruments(instrument({ lot: bad, min_qty: '1', max_qty: '1' })), 'instruments[0]!.lot', /power of ten/);
+    assertOnlyProblem(instruments(instrument({ tick: bad, min_qty: '1', max_qty: '1' })), 'instruments[0].tick', /power of ten/);
+    assertOnlyProblem(instruments(instrument({ lot: bad, min_qty: '1', max_qty: '1' })), 'instruments[0].lot', /power of ten/);
   }
   for (const good of ['1', '0.1', '0.00000001', '1.000']) {
     const config = resolveConfig(instruments(instrument({ tick: good, lot: good, min_qty: '1', max_qty: '1' })));
@@ -74,26 +74,26 @@ test('tick and lot must be powers of ten from 1e-8 to 1', () => {
 });
 
 test('min_qty and max_qty must be positive, on the lot grid, and ordered', () => {
-  assertOnlyProblem(instruments(instrument({ min_qty: '0' })), 'instruments[0]!.min_qty', /positive decimal/);
-  assertOnlyProblem(instruments(instrument({ max_qty: 0 })), 'instruments[0]!.max_qty', /positive decimal/);
-  assertOnlyProblem(instruments(instrument({ min_qty: '0.0015' })), 'instruments[0]!.min_qty', /multiple of lot 0.001/);
-  assertOnlyProblem(instruments(instrument({ max_qty: '10.0001' })), 'instruments[0]!.max_qty', /multiple of lot 0.001/);
-  assertOnlyProblem(instruments(instrument({ min_qty: '5', max_qty: '4' })), 'instruments[0]!.min_qty', /at most max_qty \(4\)/);
+  assertOnlyProblem(instruments(instrument({ min_qty: '0' })), 'instruments[0].min_qty', /positive decimal/);
+  assertOnlyProblem(instruments(instrument({ max_qty: 0 })), 'instruments[0].max_qty', /positive decimal/);
+  assertOnlyProblem(instruments(instrument({ min_qty: '0.0015' })), 'instruments[0].min_qty', /multiple of lot 0.001/);
+  assertOnlyProblem(instruments(instrument({ max_qty: '10.0001' })), 'instruments[0].max_qty', /multiple of lot 0.001/);
+  assertOnlyProblem(instruments(instrument({ min_qty: '5', max_qty: '4' })), 'instruments[0].min_qty', /at most max_qty \(4\)/);
   assert.equal(resolveConfig(instruments(instrument({ min_qty: '4', max_qty: '4' }))).instruments[0]!.min_qty, '4');
 });
 
 test('min_notional must be a non-negative decimal', () => {
-  assertOnlyProblem(instruments(instrument({ min_notional: -1 })), 'instruments[0]!.min_notional', /non-negative decimal/);
-  assertOnlyProblem(instruments(instrument({ min_notional: '-1' })), 'instruments[0]!.min_notional', /non-negative decimal/);
+  assertOnlyProblem(instruments(instrument({ min_notional: -1 })), 'instruments[0].min_notional', /non-negative decimal/);
+  assertOnlyProblem(instruments(instrument({ min_notional: '-1' })), 'instruments[0].min_notional', /non-negative decimal/);
   assert.equal(resolveConfig(instruments(instrument({ min_notional: 0 }))).instruments[0]!.min_notional, '0');
 });
 
 test('instrument names: non-empty uppercase A-Z0-9, base differs from quote, no duplicates', () => {
   for (const bad of ['btcusdt', '', 'BTC-USDT', 'BTC USDT', 1]) {
-    assertOnlyProblem(instruments(instrument({ symbol: bad })), 'instruments[0]!.symbol', /uppercase/);
+    assertOnlyProblem(instruments(instrument({ symbol: bad })), 'instruments[0].symbol', /uppercase/);
   }
-  assertOnlyProblem(instruments(instrument({ base: 'usdt' })), 'instruments[0]!.base', /uppercase/);
-  assertOnlyProblem(instruments(instrument({ base: 'USDT' })), 'instruments[0]!.quote', /other than the base asset USDT/);
+  assertOnlyProblem(instruments(instrument({ base: 'usdt' })), 'instruments[0].base', /uppercase/);
+  assertOnlyProblem(instruments(instrument({ base: 'USDT' })), 'instruments[0].quote', /other than the base asset USDT/);
   assertOnlyProblem(
     instruments(instrument(), instrument({ symbol: 'XRPUSDT', base: 'XRP' }), instrument()),
     'instruments[2].symbol',
@@ -275,7 +275,7 @@ test('several bad keys are reported together in one ConfigError, one per line', 
   const paths = caught.problems.map((problem) => problem.path).sort();
   assert.deepEqual(paths, [
     'engine.net_backend',
-    'instruments[0]!.tick',
+    'instruments[0].tick',
     'instruments[1].min_qty',
     'sim.account.balances.BTC',
     'sim.port',
