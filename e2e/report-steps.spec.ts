@@ -13,7 +13,7 @@ test.use({ simConfig: { sim: { generator: { enabled: false } } } });
 
 test('calls', async ({ sim, faults, market }) => {
   faults.rejectNextOrders(2); // not awaited: in force at once, as sim.faults.rejectNextOrders is
-  expect(sim.service.faults.armed('rejectOrder')).toBe(2);
+  expect(sim.faults.rules().find((r) => r.preset === 'rejectNextOrders')?.times).toBe(2);
   expect(await faults.dropMarketDataConnections()).toBe(0);
   const id = await market.place({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60010', quantity: '0.5' });
   expect(await market.cancel('BTCUSDT', id)).toBe(true);
