@@ -63,7 +63,7 @@ test('executionReport text equals the reference field list for every kind of rep
     for (const e of outcome.events) {
       if (e.type === 'balances') {
         seen.add('outboundAccountPosition');
-        const B = e.assets.map((a) => {
+        const B = e.balances.map(({ asset: a }) => {
           const bal = ex.balance(a);
           return { a, f: formatScaled(bal.free, bal.decimals), l: formatScaled(bal.locked, bal.decimals) };
         });
@@ -75,4 +75,16 @@ test('executionReport text equals the reference field list for every kind of rep
     }
   }
   for (const kind of ['NEW', 'TRADE', 'CANCELED', 'EXPIRED', 'REPLACED', 'TRADE_PREVENTION', 'outboundAccountPosition']) assert.ok(seen.has(kind), `no ${kind} report produced`);
+});
+
+test('outboundAccountPosition is written from the event alone: a later command does not change its text', () => {
+  const ex = busyExchange(5);
+  const events = new EventWire(ex, new Wire(ex));
+  const first = ex.placeOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '0.01' }, T0);
+  const balance = first.events.find((e) => e.type === 'balances')!;
+  const text = events.accountPosition(balance);
+  assert.match(text, /"a":"USDT","f":"9999500\.00000000","l":"500\.00000000"/);
+  ex.placeOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '0.02' }, T0 + 7);
+  assert.equal(events.accountPosition(balance), text);
+  assert.match(text, new RegExp(`"u":${T0},`));
 });

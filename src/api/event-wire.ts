@@ -95,16 +95,16 @@ export class EventWire {
   }
 
   /**
-   * `outboundAccountPosition`: the assets the command may have changed, as they are now. Sent
-   * after every order change, so written as text like `executionReport` (event-wire.test.ts).
+   * `outboundAccountPosition`: the assets the command changed, with the figures it left them at
+   * (the event's own, never the live balances). Sent after every order change, so written as
+   * text like `executionReport` (event-wire.test.ts).
    */
   accountPosition(b: BalanceEvent): string {
     let balances = '';
-    for (const asset of b.assets) {
-      const bal = this.exchange.balance(asset);
-      balances += `${balances === '' ? '' : ','}{"a":"${asset}","f":"${formatScaled(bal.free, bal.decimals)}","l":"${formatScaled(bal.locked, bal.decimals)}"}`;
+    for (const bal of b.balances) {
+      balances += `${balances === '' ? '' : ','}{"a":"${bal.asset}","f":"${formatScaled(bal.free, bal.decimals)}","l":"${formatScaled(bal.locked, bal.decimals)}"}`;
     }
-    return `{"e":"outboundAccountPosition","E":${b.eventTime},"u":${this.exchange.lastBalanceUpdate},"B":[${balances}]}`;
+    return `{"e":"outboundAccountPosition","E":${b.eventTime},"u":${b.updateTime},"B":[${balances}]}`;
   }
 
   listenKeyExpired(listenKey: string, now: number): string {

@@ -54,7 +54,7 @@ test('a resting LIMIT order: NEW, id 1, its quote notional locked, one level cha
     outcome.events.map((e) => e.type),
     ['execution', 'balances'],
   );
-  assert.deepEqual((outcome.events[1] as BalanceEvent).assets, ['USDT']);
+  assert.deepEqual((outcome.events[1] as BalanceEvent).balances.map((b) => b.asset), ['USDT']);
   // Spec 2.4: exactly the 59 USDT notional (the fee reserve is checked, not locked).
   assert.equal(locked(ex, 'USDT'), atoms(ex, 'USDT', '59'));
   assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999941'));

@@ -20,6 +20,7 @@ import { Rng } from './rng.ts';
 import { MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT, TradeLog } from './trade-log.ts';
 import type {
   AccountTrade,
+  AssetBalance,
   CoreEvent,
   DepthDiff,
   DepthSnapshot,
@@ -100,13 +101,7 @@ export interface TradesQuery {
   readonly limit?: number;
 }
 
-export interface BalanceView {
-  readonly asset: string;
-  /** Atoms of the asset. */
-  readonly free: bigint;
-  readonly locked: bigint;
-  readonly decimals: number;
-}
+export type BalanceView = AssetBalance;
 
 export interface FlushResult {
   readonly diffs: DepthDiff[];
@@ -160,7 +155,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
     this.depth = instruments.map((inst, i) => new DepthAggregator(inst.symbol, this.books[i]!));
     this.clientIds = instruments.map(() => new Map());
     this.counterpartyResting = instruments.map(() => []);
-    this.ledger = new Ledger(this.markets.startBalances);
+    this.ledger = new Ledger(this.markets.startBalances, this.markets.assetDecimals);
     const seed = config.sim.seed;
     this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
     this.idRng = new Rng((seed ^ 0x5bd1e995) >>> 0);
@@ -193,15 +188,11 @@ export class Exchange implements CounterpartyVenue, CoreState {
   }
 
   balances(): BalanceView[] {
-    return this.ledger.assets().map((asset) => {
-      const b = this.ledger.get(asset);
-      return { asset, free: b.free, locked: b.locked, decimals: this.markets.assetDecimals.get(asset)! };
-    });
+    return this.ledger.assets().map((asset) => this.ledger.snapshot(asset));
   }
 
   balance(asset: string): BalanceView {
-    const b = this.ledger.get(asset);
-    return { asset, free: b.free, locked: b.locked, decimals: this.markets.assetDecimals.get(asset) ?? 8 };
+    return this.ledger.snapshot(asset);
   }
 
   /** The account's open orders, oldest id first. */
@@ -913,7 +904,7 @@ export class Exchange implements CounterpartyVenue, CoreState {
   private finish(now: number): CoreEvent[] {
     if (this.ledger.hasChanges) {
       this.lastBalanceUpdate = now;
-      this.pending.push({ type: 'balances', eventTime: now, assets: this.ledger.takeChanged() });
+      this.pending.push({ type: 'balances', eventTime: now, updateTime: now, balances: this.ledger.takeChanged() });
     }
     return this.pending.take();
   }

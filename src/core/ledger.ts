@@ -1,5 +1,7 @@
 // The account's balances per asset, free and locked, in atoms. Records which assets changed so
-// that each command ends with one `outboundAccountPosition` naming them (spec 6.2).
+// that each command ends with one `outboundAccountPosition` carrying their figures (spec 6.2).
+
+import type { AssetBalance } from './types.ts';
 
 export interface Balance {
   free: bigint;
@@ -10,7 +12,11 @@ export class Ledger {
   private readonly balances = new Map<string, Balance>();
   private readonly changed = new Set<string>();
 
-  constructor(start: ReadonlyMap<string, bigint>) {
+  constructor(
+    start: ReadonlyMap<string, bigint>,
+    /** Atom decimals per asset (8 for an asset no configuration names). */
+    private readonly decimals: ReadonlyMap<string, number>,
+  ) {
     for (const [asset, amount] of start) this.balances.set(asset, { free: amount, locked: 0n });
   }
 
@@ -83,11 +89,19 @@ export class Ledger {
     return this.changed.size > 0;
   }
 
-  /** The assets changed since the last call, in first-change order. */
-  takeChanged(): string[] {
-    if (this.changed.size === 0) return [];
-    const assets = [...this.changed];
+  /** One asset's figures now, as a value. */
+  snapshot(asset: string): AssetBalance {
+    const b = this.get(asset);
+    return { asset, free: b.free, locked: b.locked, decimals: this.decimals.get(asset) ?? DEFAULT_DECIMALS };
+  }
+
+  /** The balances of the assets changed since the last call, in first-change order. */
+  takeChanged(): AssetBalance[] {
+    const out: AssetBalance[] = [];
+    for (const asset of this.changed) out.push(this.snapshot(asset));
     this.changed.clear();
-    return assets;
+    return out;
   }
 }
+
+const DEFAULT_DECIMALS = 8;
