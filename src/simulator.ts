@@ -14,10 +14,11 @@ import { loadConfig } from './config/index.ts';
 import type { Config, SimConfigInput } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
-import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
+import type { CoreEvent } from './core/types.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
+import { Outbox, type BatchListener, type EventListener } from './net/outbox.ts';
 import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
@@ -44,8 +45,7 @@ export interface SimulatorUrls {
   readonly wss: string;
 }
 
-export type EventListener = (events: readonly CoreEvent[]) => void;
-export type BatchListener = (batch: { diffs: readonly DepthDiff[]; touches: readonly Touch[] }) => void;
+export type { BatchListener, EventListener } from './net/outbox.ts';
 
 export class Simulator {
   readonly urls: SimulatorUrls;
@@ -55,8 +55,6 @@ export class Simulator {
   /** The scripted counterparty flow (API.md section 8): place, cancel, cancelAll, setMid. */
   readonly market: Market;
   private readonly scripted: ScriptedMarket;
-  private readonly eventListeners = new Set<EventListener>();
-  private readonly batchListeners = new Set<BatchListener>();
   private driver: NodeJS.Timeout | null = null;
   private lastFlush: number;
   private stopped: Promise<void> | null = null;
@@ -71,6 +69,7 @@ export class Simulator {
     private readonly listeners: ListenerPair,
     readonly gateway: WsGateway,
     heldRest: Set<ServerResponse>,
+    private readonly outbox: Outbox,
   ) {
     const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
     this.ports = { http: listeners.httpPort, https: listeners.httpsPort };
@@ -83,11 +82,10 @@ export class Simulator {
     this.credentials = { apiKey: config.sim.account.api_key, apiSecret: config.sim.account.api_secret };
     this.lastFlush = clock.now();
     this.statistics = new Stats(exchange);
-    this.onEvents((events) => this.statistics.recordEvents(events));
-    this.onDepthBatch((batch) => this.statistics.recordBatch(batch));
-    this.onEvents((events) => gateway.publishEvents(events));
-    this.onDepthBatch((batch) => gateway.publishBatch(batch.diffs, batch.touches));
-    this.onEvents((events) => this.journalEvents(events));
+    outbox.observe((events) => this.statistics.recordEvents(events));
+    outbox.observeBatches((batch) => this.statistics.recordBatch(batch));
+    outbox.observe((events) => this.journalEvents(events));
+    outbox.connect(gateway);
     gateway.attach(listeners.http);
     gateway.attach(listeners.https);
     for (const server of [listeners.http, listeners.https]) {
@@ -102,13 +100,13 @@ export class Simulator {
       gateway,
       heldRest,
       now: () => clock.now(),
-      publish: (events) => this.publish(events),
+      publish: (events) => outbox.publish(events),
       setClockOffsetMs: (ms) => this.setClockOffsetMs(ms),
       configuredOffsetMs: config.sim.clock_offset_ms,
     });
     this.faults.schedule(config.sim.faults, this.baseTime());
     this.scripted = new ScriptedMarket(exchange);
-    this.market = new Market({ scripted: this.scripted, now: () => clock.now(), publish: (events) => this.publish(events) });
+    this.market = new Market({ scripted: this.scripted, now: () => clock.now(), publish: (events) => outbox.publish(events) });
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
@@ -140,9 +138,11 @@ export class Simulator {
     );
     let simulator: Simulator | undefined;
     const heldRest = new Set<ServerResponse>();
+    // The one outbox: every transport publishes a command's events here after its response.
+    const outbox = new Outbox();
     const handler = createRestHandler({
       service,
-      publish: (events) => simulator?.publish(events),
+      outbox,
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'rest'),
       held: heldRest,
       extraRoutes: createControlRoutes(() => simulator, { enabled: sim.control_api, bind: sim.bind, token: sim.control_token }),
@@ -155,11 +155,11 @@ export class Simulator {
       heartbeatNow: manual ? () => clock.now() : () => performance.now(),
       pingIntervalMs: sim.ping_interval_ms,
       pongTimeoutMs: sim.pong_timeout_ms,
-      publish: (events) => simulator?.publish(events),
+      outbox,
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, exchange, service, clock, listeners, gateway, heldRest);
+    simulator = new Simulator(config, exchange, service, clock, listeners, gateway, heldRest, outbox);
     if (!manual) {
       gateway.startHeartbeat();
       simulator.startDriver();
@@ -169,14 +169,12 @@ export class Simulator {
 
   /** Subscribes to every event the exchange produces (after each response). */
   onEvents(listener: EventListener): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+    return this.outbox.observe(listener);
   }
 
   /** Subscribes to the depth batches (one diff per changed symbol, bookTicker updates). */
   onDepthBatch(listener: BatchListener): () => void {
-    this.batchListeners.add(listener);
-    return () => this.batchListeners.delete(listener);
+    return this.outbox.observeBatches(listener);
   }
 
   /** Server time: wall clock + offset, or the manual clock. */
@@ -298,14 +296,13 @@ export class Simulator {
   private tick(maxSteps: number): void {
     const now = this.clock.now();
     this.faults.tick(now - this.clock.offsetMs);
-    const events = this.exchange.advance(now, maxSteps);
-    if (events.length > 0) this.publish(events);
+    this.outbox.publish(this.exchange.advance(now, maxSteps));
     const expired = this.service.listenKeys.expire(now);
     if (expired.length > 0) this.gateway.expireListenKeys(expired, now);
     if (now - this.lastFlush >= this.config.sim.depth_update_ms) {
       this.lastFlush = now;
       const batch = this.exchange.flushDepth(now);
-      if (batch.diffs.length > 0 || batch.touches.length > 0) for (const l of this.batchListeners) l(batch);
+      this.outbox.publishBatch(batch.diffs, batch.touches);
     }
   }
 
@@ -340,10 +337,6 @@ export class Simulator {
         detail: `${e.executionType} ${o.symbol} ${o.side} ${o.type} orderId=${o.orderId} clientOrderId=${o.clientOrderId} status=${o.status}`,
       });
     }
-  }
-
-  private publish(events: readonly CoreEvent[]): void {
-    for (const listener of this.eventListeners) listener(events);
   }
 }
 

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { startSimulator, type Simulator } from '../index.ts';
 import { ERRORS } from '../core/errors.ts';
 import { createRestHandler } from './rest-server.ts';
+import { Outbox } from './outbox.ts';
 import { WsApiConnection } from './ws-api.ts';
 import { Peer } from './ws-peer.ts';
 import type { WebSocket } from 'ws';
@@ -156,7 +157,7 @@ const REST_PATHS = [
 ];
 
 test(`REST: ${RUNS.rest} generated requests get a reference answer and refusals change nothing`, () => {
-  const handler = createRestHandler({ service: sim.service, publish: () => {} });
+  const handler = createRestHandler({ service: sim.service, outbox: new Outbox() });
   const { apiKey, apiSecret } = sim.credentials;
   let refused = 0;
   fc.assert(
@@ -284,7 +285,7 @@ test(`WS API: ${RUNS.wsApi} generated frames each get one reply with a reference
           text = JSON.stringify({ id: frame.id, method: frame.method, params });
         }
         const { peer, socket } = fakePeer('api');
-        new WsApiConnection(peer, { service: sim.service, users, publish: () => {} }, true);
+        new WsApiConnection(peer, { service: sim.service, users, outbox: new Outbox() }, true);
         const before = fingerprint(sim);
         socket.emit('message', Buffer.from(text), binary);
         peer.flush(); // what the end of this tick would write

@@ -9,7 +9,7 @@ import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import { apiError, isApiError } from '../core/errors.ts';
-import type { CoreEvent } from '../core/types.ts';
+import type { Outbox } from './outbox.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Where the control API lives (API.md section 5). */
@@ -24,8 +24,8 @@ const CORS_HEADERS = {
 
 export interface RestOptions {
   readonly service: Service;
-  /** Called with a request's events once its response is written. */
-  readonly publish: (events: CoreEvent[]) => void;
+  /** Where a request's events go once its response is written. */
+  readonly outbox: Outbox;
   /** Other handlers tried before the API routes (e.g. the control API); true = handled. */
   readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
   /** Observes every API reply (stats). */
@@ -70,7 +70,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       }
       options.onReply?.(endpoint.id, reply);
       send(res, reply);
-      if (reply.events.length > 0) options.publish(reply.events);
+      options.outbox.publish(reply.events);
     });
   };
 }
