@@ -10,6 +10,7 @@ import type { FaultsConfig } from './config/types.ts';
 import type { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
 import { formatScaled } from './core/units.ts';
+import { fillOpenOrder } from './api/orders.ts';
 import type { WsGateway } from './net/ws-gateway.ts';
 
 export interface FaultHost {
@@ -82,7 +83,7 @@ export class Faults {
   }
 
   skipNextDepthUpdate(): void {
-    this.host.exchange.skipNextDepthUpdate();
+    this.host.exchange.submit({ type: 'skipDepthUpdate', now: this.host.now(), symbolIndex: null, skip: true });
     this.counts.skippedDepthUpdates++;
   }
 
@@ -149,7 +150,7 @@ export class Faults {
   fillOpenOrder(orderId: number, qty: string): string {
     requireInteger(orderId, 1, Number.MAX_SAFE_INTEGER, 'orderId must be a positive integer');
     if (typeof qty !== 'string' && typeof qty !== 'number') throw new FaultError('qty must be a decimal string');
-    const outcome = this.host.exchange.fillOpenOrder(orderId, String(qty), this.host.now());
+    const outcome = fillOpenOrder(this.host.exchange, orderId, String(qty), this.host.now());
     if (!outcome.ok) {
       const why = outcome.error.code === -2013 ? `order ${orderId} is not an open order of the account` : `qty: ${outcome.error.msg}`;
       throw new FaultError(why);
@@ -185,7 +186,7 @@ export class Faults {
    */
   clear(): void {
     this.state.clear();
-    this.host.exchange.cancelDepthSkip();
+    this.host.exchange.submit({ type: 'skipDepthUpdate', now: this.host.now(), symbolIndex: null, skip: false });
     this.setRestUnresponsive(false);
     this.host.setClockOffsetMs(this.host.configuredOffsetMs);
     this.timed = [];

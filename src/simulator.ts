@@ -24,7 +24,8 @@ import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
 import { Faults } from './faults.ts';
 import { Market } from './market.ts';
-import { ScriptedMarket } from './core/scripted-market.ts';
+import { ScriptedOrders } from './api/scripted-orders.ts';
+import { openClientOrderIds, openOrderCount } from './core/queries.ts';
 import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
@@ -47,6 +48,11 @@ export interface SimulatorUrls {
 
 export type { BatchListener, EventListener } from './net/outbox.ts';
 
+/** Holds the exchange core; `reset()` puts a fresh one in (everyone reads it through here). */
+interface CoreRef {
+  current: Exchange;
+}
+
 export class Simulator {
   readonly urls: SimulatorUrls;
   readonly ports: { readonly http: number; readonly https: number };
@@ -54,7 +60,8 @@ export class Simulator {
   readonly faults: Faults;
   /** The scripted counterparty flow (API.md section 8): place, cancel, cancelAll, setMid. */
   readonly market: Market;
-  private readonly scripted: ScriptedMarket;
+  /** The current core's scripted market (rebuilt with the core on reset). */
+  private scripted: ScriptedOrders;
   private driver: NodeJS.Timeout | null = null;
   private lastFlush: number;
   private stopped: Promise<void> | null = null;
@@ -63,7 +70,8 @@ export class Simulator {
 
   private constructor(
     readonly config: Config,
-    readonly exchange: Exchange,
+    /** The exchange core, by a reference `reset()` replaces with a fresh one. */
+    private readonly core: CoreRef,
     readonly service: Service,
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
@@ -81,7 +89,7 @@ export class Simulator {
     };
     this.credentials = { apiKey: config.sim.account.api_key, apiSecret: config.sim.account.api_secret };
     this.lastFlush = clock.now();
-    this.statistics = new Stats(exchange);
+    this.statistics = new Stats(() => core.current);
     outbox.observe((events) => this.statistics.recordEvents(events));
     outbox.observeBatches((batch) => this.statistics.recordBatch(batch));
     outbox.observe((events) => this.journalEvents(events));
@@ -96,7 +104,9 @@ export class Simulator {
     }
     this.faults = new Faults({
       service,
-      exchange,
+      get exchange() {
+        return core.current;
+      },
       gateway,
       heldRest,
       now: () => clock.now(),
@@ -105,8 +115,15 @@ export class Simulator {
       configuredOffsetMs: config.sim.clock_offset_ms,
     });
     this.faults.schedule(config.sim.faults, this.baseTime());
-    this.scripted = new ScriptedMarket(exchange);
-    this.market = new Market({ scripted: this.scripted, now: () => clock.now(), publish: (events) => outbox.publish(events) });
+    this.scripted = new ScriptedOrders(core.current);
+    const sim = this;
+    this.market = new Market({
+      get scripted() {
+        return sim.scripted;
+      },
+      now: () => clock.now(),
+      publish: (events) => outbox.publish(events),
+    });
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
@@ -123,11 +140,11 @@ export class Simulator {
     const clock: Clock = manual
       ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
       : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
-    const exchange = new Exchange(config, clock.now());
+    const core: CoreRef = { current: new Exchange(config, clock.now()) };
     const ed25519 = sim.account.ed25519_public_key_file;
     const service = new Service(
       config,
-      exchange,
+      () => core.current,
       clock,
       {
         apiKey: sim.account.api_key,
@@ -150,7 +167,7 @@ export class Simulator {
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
     const gateway = new WsGateway({
       service,
-      wire: new EventWire(exchange, service.wire),
+      wire: new EventWire({ instrument: (symbol) => core.current.instrument(symbol) }, service.wire),
       monotonicNow: () => performance.now(),
       heartbeatNow: manual ? () => clock.now() : () => performance.now(),
       pingIntervalMs: sim.ping_interval_ms,
@@ -159,7 +176,7 @@ export class Simulator {
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, exchange, service, clock, listeners, gateway, heldRest, outbox);
+    simulator = new Simulator(config, core, service, clock, listeners, gateway, heldRest, outbox);
     if (!manual) {
       gateway.startHeartbeat();
       simulator.startDriver();
@@ -175,6 +192,11 @@ export class Simulator {
   /** Subscribes to the depth batches (one diff per changed symbol, bookTicker updates). */
   onDepthBatch(listener: BatchListener): () => void {
     return this.outbox.observeBatches(listener);
+  }
+
+  /** The current exchange core (internal: tests and benchmarks of this repository reach it). */
+  get exchange(): Exchange {
+    return this.core.current;
   }
 
   /** Server time: wall clock + offset, or the manual clock. */
@@ -204,7 +226,7 @@ export class Simulator {
       cancels: s.cancels,
       replaces: s.replaces,
       fills: s.fills,
-      openOrders: this.exchange.openOrderCount(),
+      openOrders: openOrderCount(this.core.current.state),
       publicTrades: s.publicTrades,
       depthDiffs: s.depthDiffs,
       tickers: s.tickers,
@@ -229,8 +251,7 @@ export class Simulator {
 
   /** The client order ids of the account's open orders, oldest first. */
   openClientOrderIds(): string[] {
-    const open = this.exchange.openOrders();
-    return Array.isArray(open) ? open.map((o) => o.clientOrderId) : [];
+    return openClientOrderIds(this.core.current.state);
   }
 
   /** The recent requests, replies and events (bounded), oldest first. */
@@ -244,15 +265,15 @@ export class Simulator {
    * armed again, its timers counted from now). A manual clock goes back to its starting time.
    * Open WebSockets are closed, because update ids and order ids start over and a client must
    * resync; clients reconnect as after any drop. The fixture calls this before every test
-   * (`simIsolation: 'test'`), so it is kept cheap: the exchange is rebuilt in place.
+   * (`simIsolation: 'test'`), so it is kept cheap: a fresh core replaces the old one.
    */
   reset(): void {
     this.faults.clear();
     this.gateway.dropConnections(['market', 'api', 'user']);
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
-    this.exchange.resetTo(now);
-    this.scripted.reset();
+    this.core.current = new Exchange(this.config, now);
+    this.scripted = new ScriptedOrders(this.core.current);
     this.faults.schedule(this.config.sim.faults, this.baseTime());
     this.service.wire.clearCaches();
     this.service.limits.reset();
@@ -296,13 +317,14 @@ export class Simulator {
   private tick(maxSteps: number): void {
     const now = this.clock.now();
     this.faults.tick(now - this.clock.offsetMs);
-    this.outbox.publish(this.exchange.advance(now, maxSteps));
+    const core = this.core.current;
+    this.outbox.publish(core.submit({ type: 'advance', now, maxSteps }).events);
     const expired = this.service.listenKeys.expire(now);
     if (expired.length > 0) this.gateway.expireListenKeys(expired, now);
     if (now - this.lastFlush >= this.config.sim.depth_update_ms) {
       this.lastFlush = now;
-      const batch = this.exchange.flushDepth(now);
-      this.outbox.publishBatch(batch.diffs, batch.touches);
+      const batch = core.submit({ type: 'flushDepth', now });
+      if (batch.ok) this.outbox.publishBatch(batch.value.diffs, batch.value.touches);
     }
   }
 
@@ -311,7 +333,7 @@ export class Simulator {
     const delta = ms - this.clock.offsetMs;
     if (delta === 0) return;
     this.clock.setOffsetMs(ms);
-    this.exchange.shiftTime(delta);
+    this.core.current.submit({ type: 'shiftTime', now: this.clock.now(), deltaMs: delta });
     this.lastFlush += delta;
   }
 

@@ -158,7 +158,8 @@ export function counterparty(sim: Simulator, symbol: string, side: Side, price: 
   const ticks = parseScaled(price, inst.tickDecimals);
   const lots = parseScaled(qty, inst.lotDecimals);
   if (ticks <= 0 || lots <= 0) throw new Error(`bad counterparty order ${price} x ${qty}`);
-  return sim.exchange.counterpartyOrder(inst.index, side, ticks, lots, sim.now());
+  const placed = sim.exchange.submit({ type: 'counterpartyLimit', now: sim.now(), symbolIndex: inst.index, side, price: ticks, lots });
+  return placed.ok ? placed.value : 0;
 }
 
 /** Used weight of the minute window from the header every REST reply carries. */

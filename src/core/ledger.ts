@@ -1,7 +1,9 @@
-// The account's balances per asset, free and locked, in atoms. Records which assets changed so
+// The account's ledger: balances per asset, free and locked, in atoms; holds for open orders,
+// their release, and the settlement of fills (spec 2.3, 2.4). Records which assets changed so
 // that each command ends with one `outboundAccountPosition` carrying their figures (spec 6.2).
 
-import type { AssetBalance } from './types.ts';
+import type { Instrument } from './markets.ts';
+import type { AssetBalance, Side } from './types.ts';
 
 export interface Balance {
   free: bigint;
@@ -41,7 +43,7 @@ export class Ledger {
    * Moves `amount` from free to locked if free covers `cover` (at least the amount: a BUY
    * locks its notional but needs its worst-case commission free as well, spec 2.4).
    */
-  tryLock(asset: string, amount: bigint, cover = amount): boolean {
+  hold(asset: string, amount: bigint, cover = amount): boolean {
     const balance = this.get(asset);
     if (balance.free < cover) return false;
     balance.free -= amount;
@@ -50,7 +52,7 @@ export class Ledger {
     return true;
   }
 
-  unlock(asset: string, amount: bigint): void {
+  release(asset: string, amount: bigint): void {
     if (amount === 0n) return;
     const balance = this.get(asset);
     balance.locked -= amount;
@@ -82,6 +84,30 @@ export class Ledger {
   spendLocked(asset: string, amount: bigint): void {
     this.get(asset).locked -= amount;
     this.changed.add(asset);
+  }
+
+  /**
+   * Moves balances for one fill of `qty` lots worth `notional` quote atoms. An order with a
+   * hold pays out of it: `heldRelease` is the part of its hold these lots free (for a BUY the
+   * notional at the order's own price, so a better fill price frees the rest); a MARKET order
+   * (null) pays from free. Then the commission `due` is charged from free quote in whole
+   * `commissionUnit`s, never more than free holds; returns what was charged.
+   */
+  settle(inst: Instrument, side: Side, heldRelease: bigint | null, notional: bigint, baseAmount: bigint, due: bigint): bigint {
+    if (side === 'BUY') {
+      if (heldRelease !== null) {
+        this.spendLocked(inst.quote, heldRelease);
+        this.addFree(inst.quote, heldRelease - notional);
+      } else {
+        this.addFree(inst.quote, -notional);
+      }
+      this.addFree(inst.base, baseAmount);
+    } else {
+      if (heldRelease !== null) this.spendLocked(inst.base, baseAmount);
+      else this.addFree(inst.base, -baseAmount);
+      this.addFree(inst.quote, notional);
+    }
+    return this.chargeFree(inst.quote, due, inst.commissionUnit);
   }
 
   /** Whether any asset changed since the last takeChanged(). */
