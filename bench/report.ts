@@ -189,6 +189,7 @@ function routingRows(r: Json | null): Row[] {
       rows.push({ metric: `${what}, ${label} (vs direct)`, figure: r[mode]?.[key], unit: 'ms', baseline: r.direct?.[key], ratio: r[mode]?.[key] / r.direct?.[key] });
     }
   }
+  rows.push({ metric: 'appServer start per worker (trading UI server), median of 5', figure: r.appServerStartMs?.median, unit: 'ms' });
   return rows;
 }
 

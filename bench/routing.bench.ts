@@ -7,7 +7,8 @@
 //   routed   Playwright routing (what routeBinanceHosts uses in Firefox/WebKit), run in Chromium
 // Figures measured inside the page: REST round trip p50 (GET /api/v3/time, sequential), WS API
 // round trip p50 (`ping`, sequential), and a 5000-message burst to the page (5000 pipelined WS
-// API pings, until the last reply arrives).
+// API pings, until the last reply arrives). Also: the per-worker app server's start (spawn to
+// its URL answering) for the trading UI example's server, median of 5.
 //
 //   npm run bench:routing            (needs Chromium: /usr/bin/chromium or Playwright's own)
 import { existsSync } from 'node:fs';
@@ -18,7 +19,8 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { startSimulator } from '../src/index.ts';
 import { withHostMapping } from '../src/fixture/binance-hosts.ts';
 import { routeBinanceThroughPlaywright } from '../src/fixture/route-binance.ts';
-import { envNumber, runInfo, writeResults } from './support.ts';
+import { AppServer } from '../src/fixture/app-server.ts';
+import { envNumber, median, runInfo, writeResults } from './support.ts';
 
 const SEQUENTIAL = envNumber('ROUTING_SEQUENTIAL', 200);
 const BURST = envNumber('ROUTING_BURST', 5000);
@@ -101,7 +103,15 @@ try {
   await run('direct', plain, sim.urls.http, sim.urls.ws);
   await run('mapped', mappedBrowser, 'https://api.binance.com', 'wss://ws-api.binance.com');
   await run('routed', plain, 'https://api.binance.com', 'wss://ws-api.binance.com', (page) => routeBinanceThroughPlaywright(page.context(), sim.urls));
-  writeResults(join(import.meta.dirname, 'results', 'routing.json'), { ...runInfo('routing'), sequential: SEQUENTIAL, burst: BURST, ...results });
+  const appStarts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const started = await AppServer.start({ command: 'node examples/trading-ui/server.mjs', url: 'http://127.0.0.1:{port}/' }, sim, join(import.meta.dirname, '..'));
+    appStarts.push(performance.now() - t0);
+    await started.stop();
+  }
+  console.log(`appServer start (node examples/trading-ui/server.mjs until it answers): median ${median(appStarts).toFixed(0)} ms of ${appStarts.map((x) => x.toFixed(0)).join(', ')}`);
+  writeResults(join(import.meta.dirname, 'results', 'routing.json'), { ...runInfo('routing'), sequential: SEQUENTIAL, burst: BURST, ...results, appServerStartMs: { median: median(appStarts), runs: appStarts } });
 } finally {
   for (const browser of browsers) await browser.close();
   await new Promise<void>((resolve) => app.close(() => resolve()));

@@ -15,7 +15,7 @@ const balanceOf = async (client: { rest: { account(): Promise<{ balances: { asse
 test('a maker BUY of 0.00009 at 55555.57 is charged 0.00050001 in myTrades, the executionReport and the balance', async ({ client, faults }) => {
   const user = await client.userData();
   const order = await client.rest.newOrder(buy('55555.57', '0.00009'));
-  expect(faults.fillOpenOrder(order.orderId, '0.00009')).toBe('0.00009000');
+  expect(await faults.fillOpenOrder(order.orderId, '0.00009')).toBe('0.00009000');
   const report = await user.next((e) => e.e === 'executionReport' && e.x === 'TRADE');
   expect(report).toMatchObject({ i: order.orderId, l: '0.00009000', L: '55555.57000000', n: '0.00050001', N: 'USDT', m: true });
   const trades = await client.rest.myTrades({ symbol: SYMBOL });

@@ -1,11 +1,17 @@
 // Time control (issue: manual clock): with `sim.clock = "manual"` the driver runs only when the
 // test moves time, so the same seed and the same request sequence give byte-identical responses
-// and event streams. Two runs are recorded frame by frame and compared.
-import { expect, test } from '@playwright/test';
+// and event streams. Two runs are recorded frame by frame (raw frames: the bytes are what is
+// compared) and compared: one on the fixture's simulator (reset to its starting state before the
+// test), one on a simulator started fresh with the same configuration, so the check covers both
+// a start and a reset.
+import { test, expect, SpotSimClient, type Simulator } from 'spot-sim/fixture';
 import { WebSocket } from 'ws';
-import { SpotSimClient, startSimulator, type DepthUpdateEvent } from '../src/index.ts';
+import { startSimulator, type DepthUpdateEvent } from 'spot-sim';
 
 const START = Date.UTC(2026, 0, 1);
+const MANUAL = { clock: 'manual', start_time_ms: START, seed: 42 } as const;
+
+test.use({ simConfig: { sim: MANUAL } });
 
 interface Recording {
   rest: string[];
@@ -31,8 +37,7 @@ function frameWhere(ws: WebSocket, pred: (text: string) => boolean): Promise<voi
   });
 }
 
-async function run(): Promise<Recording> {
-  const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: START, seed: 42 } } });
+async function run(sim: Simulator): Promise<Recording> {
   const out: Recording = { rest: [], market: [], wsApi: [] };
   const client = new SpotSimClient(sim, { now: () => sim.now() });
   try {
@@ -72,13 +77,15 @@ async function run(): Promise<Recording> {
     return out;
   } finally {
     await client.close();
-    await sim.stop();
   }
 }
 
-test('same seed, same requests, manual clock: byte-identical responses and event streams', async () => {
-  const first = await run();
-  const second = await run();
+test('same seed, same requests, manual clock: byte-identical responses and event streams', async ({ sim }) => {
+  const first = await run(sim);
+  // What this test is about is starting: the second run gets a simulator of its own, started
+  // from the same configuration.
+  await using fresh = await startSimulator({ config: { sim: { ...MANUAL, port: 0, tls_port: 0 } } });
+  const second = await run(fresh);
   // The run did something worth comparing: trades, fills and depth batches happened.
   expect(first.market.filter((f) => f.includes('"e":"depthUpdate"')).length).toBeGreaterThan(5);
   expect(first.market.some((f) => f.includes('"e":"trade"'))).toBe(true);
@@ -89,18 +96,12 @@ test('same seed, same requests, manual clock: byte-identical responses and event
   expect(second.market).toEqual(first.market);
 });
 
-test('a manual clock moves only with advanceTime, and published times follow it', async () => {
-  await using sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: START } } });
-  const client = new SpotSimClient(sim, { now: () => sim.now() });
-  try {
-    expect((await client.rest.time()).serverTime).toBe(START);
-    const depth = await client.streams('btcusdt@depth');
-    sim.advanceTime(1000);
-    const diff = await depth.nextOf<DepthUpdateEvent>('btcusdt@depth');
-    expect(diff.E).toBeGreaterThan(START);
-    expect(diff.E).toBeLessThanOrEqual(START + 1000);
-    expect((await client.rest.time()).serverTime).toBe(START + 1000);
-  } finally {
-    await client.close();
-  }
+test('a manual clock moves only with advanceTime, and published times follow it', async ({ sim, client }) => {
+  expect((await client.rest.time()).serverTime).toBe(START);
+  const depth = await client.streams('btcusdt@depth');
+  sim.advanceTime(1000);
+  const diff = await depth.nextOf<DepthUpdateEvent>('btcusdt@depth');
+  expect(diff.E).toBeGreaterThan(START);
+  expect(diff.E).toBeLessThanOrEqual(START + 1000);
+  expect((await client.rest.time()).serverTime).toBe(START + 1000);
 });

@@ -4,7 +4,7 @@
 // the barrier up to which the stream is read. Nothing waits on wall time.
 import { test, expect, type SpotSimClient } from 'spot-sim/fixture';
 import type { DepthUpdateEvent, MarketStream } from 'spot-sim';
-import { LocalBook, type DepthLike } from './support/raw-ws.ts';
+import { LocalBook, type DepthSnapshot as DepthLike } from './support/local-book.ts';
 import { SYMBOL } from './support/helpers.ts';
 
 async function snapshot(client: SpotSimClient): Promise<DepthLike> {

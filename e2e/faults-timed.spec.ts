@@ -9,7 +9,8 @@
 // the wall clock.
 import { test, expect, type SimConfigInput } from 'spot-sim/fixture';
 import type { DepthUpdateEvent } from 'spot-sim';
-import { closeRawConnections, LocalBook, RawWs, stillPending } from './support/raw-ws.ts';
+import { closeRawConnections, RawWs, stillPending } from './support/raw-ws.ts';
+import { LocalBook } from './support/local-book.ts';
 import { buy, refusal, SYMBOL, withSimConfig } from './support/helpers.ts';
 import { performance } from 'node:perf_hooks';
 

@@ -5,11 +5,11 @@
 // Authentication, timestamp and limit rows are in rest.spec.ts and rest-auth-limits.spec.ts;
 // cancelReplace and amend rows in rest-orders.spec.ts; myTrades and listen keys in
 // rest-account.spec.ts.
-import { counterparty, encode, expect, LISTENERS, test, type ParamList, type Reply, type RestClient } from './support/rest.ts';
+import { counterparty, encode, expect, LISTENERS, test, restTestWith, type ParamList, type Reply, type Wire } from './support/rest.ts';
 
 interface Row {
   readonly label: string;
-  readonly call: (c: RestClient) => Promise<Reply>;
+  readonly call: (c: Wire) => Promise<Reply>;
   readonly status: number;
   readonly error: { readonly code: number; readonly msg: string };
 }
@@ -28,19 +28,19 @@ const INSUFFICIENT = { code: -2010, msg: 'Account has insufficient balance for r
 const EITHER_ID = { code: -1102, msg: "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!" };
 
 /** An order placement with `changes` applied (undefined removes a parameter). */
-const place = (changes: ParamList) => (c: RestClient) => c.signed('POST', '/api/v3/order', { ...ORDER, ...changes });
-const signed = (method: 'GET' | 'POST' | 'DELETE', path: string, params: ParamList) => (c: RestClient) => c.signed(method, path, params);
-const open = (path: string, params: ParamList) => (c: RestClient) => c.get(path, params);
+const place = (changes: ParamList) => (c: Wire) => c.signed('POST', '/api/v3/order', { ...ORDER, ...changes });
+const signed = (method: 'GET' | 'POST' | 'DELETE', path: string, params: ParamList) => (c: Wire) => c.signed(method, path, params);
+const open = (path: string, params: ParamList) => (c: Wire) => c.get(path, params);
 /** A request whose query is written by hand (parse errors come before authentication). */
-const rawOrder = (query: string) => (c: RestClient) => c.raw('POST', `/api/v3/order?${query}&timestamp=${c.now()}&signature=${'0'.repeat(64)}`, { headers: { 'X-MBX-APIKEY': c.apiKey } });
+const rawOrder = (query: string) => (c: Wire) => c.raw('POST', `/api/v3/order?${query}&timestamp=${c.now()}&signature=${'0'.repeat(64)}`, { headers: { 'X-MBX-APIKEY': c.apiKey } });
 
 const ROWS: Row[] = [
   // -1100 ILLEGAL_CHARS
   { label: 'price not a decimal', call: place({ price: 'abc' }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'price'; ${DECIMAL}` } },
   { label: 'negative price', call: place({ price: '-1' }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'price'; ${DECIMAL}` } },
   { label: 'quantity in exponent form', call: place({ quantity: '1e-3' }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'quantity'; ${DECIMAL}` } },
-  { label: 'client order id with a space', call: place({ newClientOrderId: 'has space' }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'newClientOrderId'; ${CLIENT_ID}` } },
-  { label: 'client order id of 37 characters', call: place({ newClientOrderId: 'x'.repeat(37) }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'newClientOrderId'; ${CLIENT_ID}` } },
+  { label: 'wire order id with a space', call: place({ newClientOrderId: 'has space' }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'newClientOrderId'; ${CLIENT_ID}` } },
+  { label: 'wire order id of 37 characters', call: place({ newClientOrderId: 'x'.repeat(37) }), status: 400, error: { code: -1100, msg: `Illegal characters found in parameter 'newClientOrderId'; ${CLIENT_ID}` } },
   { label: 'orderId not an integer', call: signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', orderId: 'abc' }), status: 400, error: { code: -1100, msg: "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'." } },
   { label: 'orderId beyond int64', call: signed('GET', '/api/v3/order', { symbol: 'BTCUSDT', orderId: '9223372036854775808' }), status: 400, error: { code: -1100, msg: "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'." } },
   { label: 'broken percent-encoding', call: rawOrder(`${encode(ORDER)}&newClientOrderId=%E0%A4%A`), status: 400, error: { code: -1100, msg: "Illegal characters found in parameter 'newClientOrderId'." } },
@@ -113,7 +113,7 @@ const ROWS: Row[] = [
   { label: 'LIMIT SELL of more base than held', call: place({ side: 'SELL', price: '70000', quantity: '100.00001' }), status: 400, error: INSUFFICIENT },
   { label: 'MARKET BUY the quote balance cannot cover', call: place({ type: 'MARKET', timeInForce: undefined, price: undefined, quantity: '170' }), status: 400, error: INSUFFICIENT },
   { label: 'MARKET SELL of more base than held', call: place({ side: 'SELL', type: 'MARKET', timeInForce: undefined, price: undefined, quantity: '100.00001' }), status: 400, error: INSUFFICIENT },
-  { label: 'a client order id already open', call: place({ price: '50001', newClientOrderId: 'keep' }), status: 400, error: { code: -2010, msg: 'Duplicate order sent.' } },
+  { label: 'a wire order id already open', call: place({ price: '50001', newClientOrderId: 'keep' }), status: 400, error: { code: -2010, msg: 'Duplicate order sent.' } },
   { label: 'LIMIT_MAKER BUY that would take', call: place({ type: 'LIMIT_MAKER', timeInForce: undefined, price: '60010' }), status: 400, error: { code: -2010, msg: 'Order would immediately match and take.' } },
   { label: 'LIMIT_MAKER SELL that would take', call: place({ side: 'SELL', type: 'LIMIT_MAKER', timeInForce: undefined, price: '59000' }), status: 400, error: { code: -2010, msg: 'Order would immediately match and take.' } },
   // -2011 / -2013
@@ -126,56 +126,57 @@ const ROWS: Row[] = [
 
 for (const listener of LISTENERS) {
   test.describe(`refusals over ${listener}`, () => {
-    test.use({ listener, simConfig: { symbols: { ETHUSDT: { max_notional: '100000' } } } });
+    const test = restTestWith({ symbols: { ETHUSDT: { max_notional: '100000' } } });
+    test.use({ listener });
 
     for (const row of ROWS) {
-      test(`${row.error.code} ${row.label}`, async ({ sim, client }) => {
+      test(`${row.error.code} ${row.label}`, async ({ sim, wire }) => {
         // A book on both sides and one open order of the account.
         counterparty(sim, 'BTCUSDT', 'SELL', '60010', '500');
         counterparty(sim, 'BTCUSDT', 'BUY', '59990', '1');
-        await client.rest('BUY', '50000', '0.001', { newClientOrderId: 'keep' });
-        const before = { ...(await client.state()), depth: (await client.get('/api/v3/depth', { symbol: 'BTCUSDT' })).body };
+        await wire.rest('BUY', '50000', '0.001', { newClientOrderId: 'keep' });
+        const before = { ...(await wire.state()), depth: (await wire.get('/api/v3/depth', { symbol: 'BTCUSDT' })).body };
 
-        const r = await row.call(client);
+        const r = await row.call(wire);
         expect(r.status, JSON.stringify(r.body)).toBe(row.status);
         expect(r.body).toEqual(row.error);
         expect(r.headers['content-type']).toContain('application/json');
         expect(Number(r.headers['x-mbx-used-weight-1m'])).toBeGreaterThan(0);
 
-        const after = { ...(await client.state()), depth: (await client.get('/api/v3/depth', { symbol: 'BTCUSDT' })).body };
+        const after = { ...(await wire.state()), depth: (await wire.get('/api/v3/depth', { symbol: 'BTCUSDT' })).body };
         expect(after).toEqual(before);
       });
     }
 
-    test('-2010 Filter failure: MAX_NUM_ORDERS at 200 open orders on the symbol; other symbols unaffected', async ({ client }) => {
-      const first = await client.rest('BUY', '40000', '0.001');
-      for (let i = 1; i < 200; i++) await client.rest('BUY', (40000 + i).toFixed(2), '0.001');
-      const before = await client.state();
-      const refused = await client.order({ ...ORDER, price: '49000' });
+    test('-2010 Filter failure: MAX_NUM_ORDERS at 200 open orders on the symbol; other symbols unaffected', async ({ wire }) => {
+      const first = await wire.rest('BUY', '40000', '0.001');
+      for (let i = 1; i < 200; i++) await wire.rest('BUY', (40000 + i).toFixed(2), '0.001');
+      const before = await wire.state();
+      const refused = await wire.order({ ...ORDER, price: '49000' });
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual({ code: -2010, msg: 'Filter failure: MAX_NUM_ORDERS' });
-      expect(await client.state()).toEqual(before);
-      expect((await client.order({ ...ORDER, symbol: 'ETHUSDT', price: '2000', quantity: '0.01' })).status).toBe(200);
+      expect(await wire.state()).toEqual(before);
+      expect((await wire.order({ ...ORDER, symbol: 'ETHUSDT', price: '2000', quantity: '0.01' })).status).toBe(200);
       // One fewer open order makes room again.
-      await client.signed('DELETE', '/api/v3/order', { symbol: 'BTCUSDT', orderId: first.orderId });
-      expect((await client.order({ ...ORDER, price: '49000' })).status).toBe(200);
-      const rejected = await client.order({ ...ORDER, price: '49001' });
+      await wire.signed('DELETE', '/api/v3/order', { symbol: 'BTCUSDT', orderId: first.orderId });
+      expect((await wire.order({ ...ORDER, price: '49000' })).status).toBe(200);
+      const rejected = await wire.order({ ...ORDER, price: '49001' });
       expect(rejected.body).toEqual({ code: -2010, msg: 'Filter failure: MAX_NUM_ORDERS' });
     });
   });
 }
 
 test.describe('maxNotional', () => {
-  test.use({ simConfig: { symbols: { ETHUSDT: { max_notional: '100000' } } } });
+  const test = restTestWith({ symbols: { ETHUSDT: { max_notional: '100000' } } });
 
-  test('exchangeInfo states a configured maxNotional, and only where configured', async ({ client }) => {
-    const info = (await client.get('/api/v3/exchangeInfo')).body;
+  test('exchangeInfo states a configured maxNotional, and only where configured', async ({ wire }) => {
+    const info = (await wire.get('/api/v3/exchangeInfo')).body;
     const notional = (symbol: string) =>
       info.symbols.find((s: { symbol: string }) => s.symbol === symbol).filters.find((f: { filterType: string }) => f.filterType === 'NOTIONAL');
     expect(notional('ETHUSDT')).toEqual({ filterType: 'NOTIONAL', minNotional: '5.00000000', applyMinToMarket: true, maxNotional: '100000.00000000', applyMaxToMarket: true, avgPriceMins: 0 });
     expect(notional('BTCUSDT')).toEqual({ filterType: 'NOTIONAL', minNotional: '5.00000000', applyMinToMarket: true, avgPriceMins: 0 });
     // Exactly at the maximum is fine.
-    expect((await client.order({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '2500', quantity: '40', newOrderRespType: 'ACK' })).status).toBe(200);
+    expect((await wire.order({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '2500', quantity: '40', newOrderRespType: 'ACK' })).status).toBe(200);
   });
 });
 
@@ -183,79 +184,80 @@ test.describe('maxNotional', () => {
 // requests it applies to, changes nothing, and the request after them is served.
 for (const listener of LISTENERS) {
   test.describe(`injected refusals over ${listener}`, () => {
-    test.use({ listener, simConfig: { clock: 'manual', start_time_ms: 1_700_000_000_000 } });
+    const test = restTestWith({ clock: 'manual', start_time_ms: 1_700_000_000_000 });
+    test.use({ listener });
 
     const secondsToMinuteEnd = (now: number) => Math.ceil((60_000 - (now % 60_000)) / 1000);
 
-    test('ban_next_requests: 418 -1003 "IP banned until" with Retry-After, for k requests of any kind', async ({ sim, client }) => {
-      const before = await client.state();
+    test('ban_next_requests: 418 -1003 "IP banned until" with Retry-After, for k requests of any kind', async ({ sim, wire }) => {
+      const before = await wire.state();
       sim.faults.banNextRequests(2);
       const windowEnd = sim.now() + secondsToMinuteEnd(sim.now()) * 1000;
-      for (const r of [await client.get('/api/v3/ping'), await client.order(ORDER)]) {
+      for (const r of [await wire.get('/api/v3/ping'), await wire.order(ORDER)]) {
         expect(r.status).toBe(418);
         expect(r.body).toEqual({ code: -1003, msg: `Way too much request weight used; IP banned until ${windowEnd}. Please use WebSocket Streams for live updates to avoid bans.` });
         expect(r.headers['retry-after']).toBe(String(secondsToMinuteEnd(sim.now())));
       }
-      expect(await client.state()).toEqual(before);
-      expect((await client.get('/api/v3/ping')).status).toBe(200);
+      expect(await wire.state()).toEqual(before);
+      expect((await wire.get('/api/v3/ping')).status).toBe(200);
     });
 
-    test('rate_limit_next_requests: 429 -1003 with Retry-After although the weight is far from the limit', async ({ sim, client }) => {
+    test('rate_limit_next_requests: 429 -1003 with Retry-After although the weight is far from the limit', async ({ sim, wire }) => {
       sim.faults.rateLimitNextRequests(1);
-      const r = await client.signed('GET', '/api/v3/account');
+      const r = await wire.signed('GET', '/api/v3/account');
       expect(r.status).toBe(429);
       expect(r.body).toEqual({ code: -1003, msg: 'Too much request weight used; current limit is 6000 request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.' });
       expect(r.headers['retry-after']).toBe(String(secondsToMinuteEnd(sim.now())));
-      expect((await client.signed('GET', '/api/v3/account')).status).toBe(200);
+      expect((await wire.signed('GET', '/api/v3/account')).status).toBe(200);
     });
 
-    test('fail_next_auth: 401 -2015 on the next authenticated request; public ones pass untouched', async ({ sim, client }) => {
-      const before = await client.state();
+    test('fail_next_auth: 401 -2015 on the next authenticated request; public ones pass untouched', async ({ sim, wire }) => {
+      const before = await wire.state();
       sim.faults.failNextAuth(1);
-      expect((await client.get('/api/v3/ping')).status).toBe(200);
-      const r = await client.order(ORDER);
+      expect((await wire.get('/api/v3/ping')).status).toBe(200);
+      const r = await wire.order(ORDER);
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
-      expect(await client.state()).toEqual(before);
+      expect(await wire.state()).toEqual(before);
     });
 
-    test('fail_next_timestamp: 400 -1021 outside the recvWindow for a well-timed request', async ({ sim, client }) => {
-      const before = await client.state();
+    test('fail_next_timestamp: 400 -1021 outside the recvWindow for a well-timed request', async ({ sim, wire }) => {
+      const before = await wire.state();
       sim.faults.failNextTimestamp();
-      const r = await client.order(ORDER);
+      const r = await wire.order(ORDER);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ code: -1021, msg: 'Timestamp for this request is outside of the recvWindow.' });
-      expect(await client.state()).toEqual(before);
-      expect((await client.order(ORDER)).status).toBe(200);
+      expect(await wire.state()).toEqual(before);
+      expect((await wire.order(ORDER)).status).toBe(200);
     });
 
-    test('reject_next_orders: -2010 for k order placements, nothing placed; other requests unaffected', async ({ sim, client }) => {
-      const before = await client.state();
+    test('reject_next_orders: -2010 for k order placements, nothing placed; other requests unaffected', async ({ sim, wire }) => {
+      const before = await wire.state();
       sim.faults.rejectNextOrders(2);
-      expect((await client.signed('POST', '/api/v3/order/test', ORDER)).body).toEqual({});
+      expect((await wire.signed('POST', '/api/v3/order/test', ORDER)).body).toEqual({});
       for (let i = 0; i < 2; i++) {
-        const r = await client.order(ORDER);
+        const r = await wire.order(ORDER);
         expect(r.status).toBe(400);
         expect(r.body).toEqual({ code: -2010, msg: 'Market is closed.' });
       }
-      expect(await client.state()).toEqual(before);
-      expect((await client.order(ORDER)).body).toMatchObject({ status: 'NEW' });
+      expect(await wire.state()).toEqual(before);
+      expect((await wire.order(ORDER)).body).toMatchObject({ status: 'NEW' });
     });
   });
 }
 
-test('transport refusals: a known path with another method and an unknown path are 404, an oversized URL 414', async ({ client }) => {
-  const wrongMethod = await client.raw('PATCH', '/api/v3/order');
+test('transport refusals: a known path with another method and an unknown path are 404, an oversized URL 414', async ({ wire }) => {
+  const wrongMethod = await wire.raw('PATCH', '/api/v3/order');
   expect(wrongMethod.status).toBe(404);
   expect(wrongMethod.body).toEqual({ code: -1000, msg: 'Not found: PATCH /api/v3/order' });
-  const getStream = await client.keyed('GET', '/api/v3/userDataStream');
+  const getStream = await wire.keyed('GET', '/api/v3/userDataStream');
   expect(getStream.status).toBe(404);
   expect(getStream.body).toEqual({ code: -1000, msg: 'Not found: GET /api/v3/userDataStream' });
-  const unknown = await client.get('/api/v3/ticker/24hr', { symbol: 'BTCUSDT' });
+  const unknown = await wire.get('/api/v3/ticker/24hr', { symbol: 'BTCUSDT' });
   expect(unknown.status).toBe(404);
   expect(unknown.body).toEqual({ code: -1000, msg: 'Not found: /api/v3/ticker/24hr' });
-  const longUrl = await client.get('/api/v3/ping', { pad: 'x'.repeat(9000) });
+  const longUrl = await wire.get('/api/v3/ping', { pad: 'x'.repeat(9000) });
   expect(longUrl.status).toBe(414);
   expect(longUrl.body.code).toBe(-1000);
-  expect((await client.get('/api/v3/ping')).status).toBe(200);
+  expect((await wire.get('/api/v3/ping')).status).toBe(200);
 });

@@ -3,12 +3,13 @@
 // queries, sessions opened, the lowest open-order count), the run counters (requests per
 // transport, refusals, rate limiting, authentication errors, faults), position and touch, and
 // duplicate client order ids (an id accepted again after its first order ended).
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'spot-sim/fixture';
 import { closeRawConnections, RawWs } from './support/raw-ws.ts';
+import { ed25519Signer, wsPayload } from './support/signing.ts';
 import { buy, refusal, sell, SYMBOL, withSimConfig } from './support/helpers.ts';
 
 const test = withSimConfig({ sim: { generator: { enabled: false } } });
@@ -127,11 +128,7 @@ const ed25519 = withSimConfig({ sim: { generator: { enabled: false }, account: {
 ed25519('sinceMark.sessionsOpened counts successful session.logon calls', async ({ sim }) => {
   const logon = async (raw: RawWs, signature?: string) => {
     const params: Record<string, string | number> = { apiKey: sim.credentials.apiKey, timestamp: sim.now() };
-    const payload = Object.keys(params)
-      .sort()
-      .map((k) => `${k}=${params[k]}`)
-      .join('&');
-    return raw.call('session.logon', { ...params, signature: signature ?? sign(null, Buffer.from(payload), keys.privateKey).toString('base64') });
+    return raw.call('session.logon', { ...params, signature: signature ?? ed25519Signer(keys.privateKey, 'ws-api')(wsPayload(params)) });
   };
   const one = await RawWs.open(sim, '/ws-api/v3');
   const two = await RawWs.open(sim, '/ws-api/v3', { tls: true });

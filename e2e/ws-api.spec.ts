@@ -5,7 +5,7 @@
 // with data.retryAfter, and user-data subscriptions: the response before the events it
 // caused, executionReports before outboundAccountPosition, eventStreamTerminated on unsubscribe.
 import { counterparty } from './support/rest.ts';
-import { apiOn, expect, ok, SCHEMES, test, wsPayload, type Frame, type WsApi, type WsParams } from './support/ws.ts';
+import { apiOn, expect, ok, SCHEMES, test, wsTestWith, wsPayload, type Frame, type WsApi, type WsParams } from './support/ws.ts';
 
 const WEIGHT_LIMIT = { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 6000, count: expect.any(Number) };
 
@@ -344,7 +344,7 @@ for (const scheme of SCHEMES) {
 }
 
 test.describe('request weight limit', () => {
-  test.use({ simConfig: { limits: { weight_per_minute: 30 } } });
+  const test = wsTestWith({ limits: { weight_per_minute: 30 } });
 
   for (const scheme of SCHEMES) {
     test(`${scheme}: 429 -1003 with data.retryAfter (epoch ms of the window's end) and the count in rateLimits`, async ({ sim, connect }) => {

@@ -3,7 +3,7 @@
 // per-connection limits (5 messages/s, 1024 streams, 64 KiB frames), the heartbeat of spec 3.3
 // with short intervals, and the cut-off of a consumer that stops reading.
 import { performance } from 'node:perf_hooks';
-import { apiOn, expect, ok, refusedUpgrade, SCHEMES, test, WsClient, type Frame } from './support/ws.ts';
+import { apiOn, expect, ok, refusedUpgrade, SCHEMES, test, wsTestWith, WsClient, type Frame } from './support/ws.ts';
 import { counterparty } from './support/rest.ts';
 
 /** The reply to a control frame (`{result|error, id}`), not a stream payload. */
@@ -174,7 +174,7 @@ for (const scheme of SCHEMES) {
 }
 
 test.describe('heartbeat', () => {
-  test.use({ simConfig: { ping_interval_ms: 100, pong_timeout_ms: 300 } });
+  const test = wsTestWith({ ping_interval_ms: 100, pong_timeout_ms: 300 });
 
   for (const scheme of SCHEMES) {
     test(`${scheme}: pinged connections that answer stay open, those that do not are closed after the pong timeout`, async ({ sim, connect }) => {
@@ -205,7 +205,7 @@ test.describe('heartbeat', () => {
 });
 
 test.describe('heartbeat: only an echo of the server ping counts', () => {
-  test.use({ simConfig: { ping_interval_ms: 100, pong_timeout_ms: 300 } });
+  const test = wsTestWith({ ping_interval_ms: 100, pong_timeout_ms: 300 });
 
   for (const scheme of SCHEMES) {
     test(`${scheme}: unsolicited pongs and pongs with another payload are accepted but the connection is closed after the pong timeout`, async ({ sim }) => {
@@ -237,34 +237,40 @@ test.describe('heartbeat: only an echo of the server ping counts', () => {
 });
 
 test.describe('slow consumer', () => {
-  test.use({ simConfig: { limits: { weight_per_minute: 100_000_000 } } });
+  const test = wsTestWith({ limits: { weight_per_minute: 100_000_000 } });
 
   for (const scheme of SCHEMES) {
-    test(`${scheme}: a connection that stops reading is cut off; another one keeps working`, async ({ sim, wsApi }) => {
-      // A deep book makes each `depth limit=5000` answer a few hundred KB.
-      for (let i = 0; i < 4000; i++) {
-        counterparty(sim, 'BTCUSDT', 'BUY', (50_000 - i * 0.01).toFixed(2), '0.001');
-        counterparty(sim, 'BTCUSDT', 'SELL', (70_000 + i * 0.01).toFixed(2), '0.001');
-      }
-      const slow = await wsApi();
-      const fast = await wsApi();
-      const depth = ok(await slow.call('depth', { symbol: 'BTCUSDT', limit: 5000 }));
-      expect(depth.bids.length).toBe(4000);
-      (slow.client.ws as any)._socket.pause();
-      let sent = 0;
-      for (let round = 0; round < 200 && sim.gateway.slowConsumersCut === 0; round++) {
-        for (let i = 0; i < 10; i++, sent++) slow.client.send({ id: `d${sent}`, method: 'depth', params: { symbol: 'BTCUSDT', limit: 5000 } });
-        // The other connection is answered while the slow one's queue grows.
-        expect(ok(await fast.call('time')).serverTime).toBeGreaterThan(0);
-      }
-      expect(sim.gateway.slowConsumersCut).toBe(1);
-      (slow.client.ws as any)._socket.resume();
-      const closed = await slow.client.closeWithin(10_000);
-      expect(closed.code).toBe(1006); // cut off without a close frame
-      const answered = slow.client.log.filter((f) => typeof f.id === 'string' && f.id.startsWith('d')).length;
-      expect(answered).toBeLessThan(sent);
-      expect(ok(await fast.call('depth', { symbol: 'BTCUSDT', limit: 5 })).bids).toHaveLength(5);
-      expect(fast.client.isOpen).toBe(true);
+    // (Before, both variants ran on ws://: the block never set its scheme.)
+    test.describe(scheme, () => {
+      test.use({ scheme });
+      test(`${scheme}: a connection that stops reading is cut off; another one keeps working`, async ({ sim, wsApi }) => {
+        // A deep book makes each `depth limit=5000` answer a few hundred KB.
+        for (let i = 0; i < 4000; i++) {
+          counterparty(sim, 'BTCUSDT', 'BUY', (50_000 - i * 0.01).toFixed(2), '0.001');
+          counterparty(sim, 'BTCUSDT', 'SELL', (70_000 + i * 0.01).toFixed(2), '0.001');
+        }
+        const slow = await wsApi();
+        const fast = await wsApi();
+        const depth = ok(await slow.call('depth', { symbol: 'BTCUSDT', limit: 5000 }));
+        expect(depth.bids.length).toBe(4000);
+        // ws's own pause(): the socket stops reading, so the server's send queue for it grows.
+        slow.client.ws.pause();
+        const cutBefore = sim.stats().slowConsumersDisconnected;
+        let sent = 0;
+        for (let round = 0; round < 200 && sim.stats().slowConsumersDisconnected === cutBefore; round++) {
+          for (let i = 0; i < 10; i++, sent++) slow.client.send({ id: `d${sent}`, method: 'depth', params: { symbol: 'BTCUSDT', limit: 5000 } });
+          // The other connection is answered while the slow one's queue grows.
+          expect(ok(await fast.call('time')).serverTime).toBeGreaterThan(0);
+        }
+        expect(sim.stats().slowConsumersDisconnected).toBe(cutBefore + 1);
+        slow.client.ws.resume();
+        const closed = await slow.client.closeWithin(10_000);
+        expect(closed.code).toBe(1006); // cut off without a close frame
+        const answered = slow.client.log.filter((f) => typeof f.id === 'string' && f.id.startsWith('d')).length;
+        expect(answered).toBeLessThan(sent);
+        expect(ok(await fast.call('depth', { symbol: 'BTCUSDT', limit: 5 })).bids).toHaveLength(5);
+        expect(fast.client.isOpen).toBe(true);
+      });
     });
   }
 });

@@ -3,14 +3,15 @@
 // REST snapshots at the same update id; one contiguous depthUpdate per symbol per batch; the
 // three depth suffixes carrying the same batches; `trade` sent at once on a fill with its
 // `m`/`M` fields; `bookTicker` sent when (and only when) the touch changed.
-import { counterparty, type RestClient } from './support/rest.ts';
-import { expect, LocalBook, SCHEMES, test, type Frame, type WsClient } from './support/ws.ts';
+import { counterparty, type Wire } from './support/rest.ts';
+import { LocalBook } from './support/local-book.ts';
+import { expect, SCHEMES, test, wsTestWith, type Frame, type WsClient } from './support/ws.ts';
 
 const SYNC_MS = 3000;
 
 const depthOf = (stream: string) => (f: Frame) => f.stream === stream && f.data?.e === 'depthUpdate';
 
-async function snapshot(rest: RestClient, symbol: string) {
+async function snapshot(rest: Wire, symbol: string) {
   const r = await rest.get('/api/v3/depth', { symbol, limit: 5000 });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body as { lastUpdateId: number; bids: [string, string][]; asks: [string, string][] };
@@ -22,7 +23,7 @@ async function snapshot(rest: RestClient, symbol: string) {
  * second, and at the end, a REST snapshot is compared with the local book at its update id
  * (`depth_snapshot = flushed` makes snapshots fall on published batch boundaries).
  */
-async function runLocalBook(client: WsClient, rest: RestClient, symbol: string): Promise<number> {
+async function runLocalBook(client: WsClient, rest: Wire, symbol: string): Promise<number> {
   const isEvent = depthOf(`${symbol.toLowerCase()}@depth`);
   const book = new LocalBook(symbol);
   const first = (await client.next(isEvent, 5000, `${symbol} depthUpdate`)).data;
@@ -31,7 +32,7 @@ async function runLocalBook(client: WsClient, rest: RestClient, symbol: string):
     expect(i, 'snapshot never caught up with the stream').toBeLessThan(20);
     snap = await snapshot(rest, symbol);
   }
-  book.reset(snap);
+  book.seed(snap);
   book.apply(first);
   let verified = 0;
   const verify = async () => {
@@ -62,7 +63,8 @@ async function runLocalBook(client: WsClient, rest: RestClient, symbol: string):
 
 for (const scheme of SCHEMES) {
   test.describe(`${scheme}, generator on`, () => {
-    test.use({ scheme, simConfig: { generator: { enabled: true }, depth_snapshot: 'flushed' } });
+    const test = wsTestWith({ generator: { enabled: true }, depth_snapshot: 'flushed' });
+    test.use({ scheme });
 
     test('depth sync: the local order book of BTCUSDT and ETHUSDT equals REST snapshots at the same update id', async ({ connect, rest }) => {
       const client = await connect('/stream?streams=btcusdt@depth/ethusdt@depth');
@@ -122,7 +124,8 @@ for (const scheme of SCHEMES) {
   });
 
   test.describe(`${scheme}, generator off, long depth batches`, () => {
-    test.use({ scheme, simConfig: { depth_update_ms: 60_000 } });
+    const test = wsTestWith({ depth_update_ms: 60_000 });
+    test.use({ scheme });
 
     test('trade: sent at once on a fill, on raw and combined streams, with m (buyer is maker) and M', async ({ sim, connect, rest }) => {
       const raw = await connect('/ws/btcusdt@trade/btcusdt@depth');

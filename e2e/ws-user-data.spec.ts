@@ -8,8 +8,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientFor, counterparty, ed25519Signer } from './support/rest.ts';
-import { apiOn, ed25519WsSigner, expect, listenerOf, ok, SCHEMES, test, type Frame, type WsClient } from './support/ws.ts';
+import { counterparty, ed25519Signer, wireFor } from './support/rest.ts';
+import { apiOn, expect, listenerOf, ok, SCHEMES, test, wsTestWith, type Frame, type WsClient } from './support/ws.ts';
 
 function expectError(r: Frame, status: number, code: number, msg?: string): void {
   expect(r.status, JSON.stringify(r)).toBe(status);
@@ -30,10 +30,11 @@ const LIMIT_BUY = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 
 
 for (const scheme of SCHEMES) {
   test.describe(`${scheme}, Ed25519 account`, () => {
-    test.use({ scheme, simConfig: { account: { ed25519_public_key_file: publicKeyFile } } });
+    const test = wsTestWith({ account: { ed25519_public_key_file: publicKeyFile } });
+    test.use({ scheme });
 
     test('session.logon, requests with only a timestamp, userDataStream.subscribe, session.logout with eventStreamTerminated', async ({ sim, connect }) => {
-      const api = apiOn(sim, await connect('/ws-api/v3'), ed25519WsSigner(privateKey));
+      const api = apiOn(sim, await connect('/ws-api/v3'), ed25519Signer(privateKey, 'ws-api'));
       const before = ok(await api.call('session.status'));
       expect(before).toEqual({ apiKey: null, authorizedSince: null, connectedSince: expect.any(Number), returnRateLimits: true, serverTime: expect.any(Number), userDataStream: false });
       expect(before.connectedSince).toBeLessThanOrEqual(before.serverTime);
@@ -91,7 +92,7 @@ for (const scheme of SCHEMES) {
     });
 
     test('logout ends only the session subscription; a subscribe.signature one keeps delivering', async ({ sim, connect }) => {
-      const api = apiOn(sim, await connect('/ws-api/v3'), ed25519WsSigner(privateKey));
+      const api = apiOn(sim, await connect('/ws-api/v3'), ed25519Signer(privateKey, 'ws-api'));
       ok(await api.signed('session.logon'));
       expect(ok(await api.signed('userDataStream.subscribe.signature'))).toEqual({ subscriptionId: 0 });
       expectError(await api.call('userDataStream.subscribe', {}), 400, -2035);
@@ -104,9 +105,9 @@ for (const scheme of SCHEMES) {
       expect((await api.event()).event.e).toBe('outboundAccountPosition');
     });
 
-    test('a second connection logs on independently; the account key signs REST too', async ({ sim, connect, api: http }) => {
-      const a = apiOn(sim, await connect('/ws-api/v3'), ed25519WsSigner(privateKey));
-      const b = apiOn(sim, await connect('/ws-api/v3?returnRateLimits=false'), ed25519WsSigner(privateKey));
+    test('a second connection logs on independently; the account key signs REST too', async ({ sim, connect }) => {
+      const a = apiOn(sim, await connect('/ws-api/v3'), ed25519Signer(privateKey, 'ws-api'));
+      const b = apiOn(sim, await connect('/ws-api/v3?returnRateLimits=false'), ed25519Signer(privateKey, 'ws-api'));
       ok(await a.signed('session.logon'));
       expectError(await b.signed('account.status', {}, SESSION), 401, -2014);
       const logon = await b.signed('session.logon');
@@ -115,8 +116,9 @@ for (const scheme of SCHEMES) {
       ok(await b.signed('account.status', {}, SESSION));
       // The REST order shows up on the session's subscription like any other.
       expect(ok(await a.call('userDataStream.subscribe'))).toEqual({ subscriptionId: 0 });
-      const rest = clientFor(sim, http, listenerOf(scheme), ed25519Signer(privateKey));
+      const rest = wireFor(sim, listenerOf(scheme), ed25519Signer(privateKey));
       const placed = await rest.rest('SELL', '70000', '0.001');
+      rest.close();
       expect((await a.event()).event).toMatchObject({ e: 'executionReport', x: 'NEW', i: placed.orderId, S: 'SELL' });
     });
   });
@@ -179,7 +181,8 @@ for (const scheme of SCHEMES) {
   });
 
   test.describe(`${scheme}, short listen key validity`, () => {
-    test.use({ scheme, simConfig: { listen_key_validity_ms: 300 } });
+    const test = wsTestWith({ listen_key_validity_ms: 300 });
+    test.use({ scheme });
 
     test('listenKeyExpired when the validity passes, raw and wrapped; then no more events and PUT answers -1125', async ({ connect, rest }) => {
       const key = (await rest.keyed('POST', '/api/v3/userDataStream')).body.listenKey as string;
@@ -201,7 +204,8 @@ for (const scheme of SCHEMES) {
   });
 
   test.describe(`${scheme}, manual clock`, () => {
-    test.use({ scheme, simConfig: { clock: 'manual', listen_key_validity_ms: 10_000 } });
+    const test = wsTestWith({ clock: 'manual', listen_key_validity_ms: 10_000 });
+    test.use({ scheme });
 
     test('PUT extends the listen key: it outlives its first validity and expires one validity after the PUT', async ({ sim, connect, rest }) => {
       const key = (await rest.keyed('POST', '/api/v3/userDataStream')).body.listenKey as string;

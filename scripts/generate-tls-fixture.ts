@@ -71,8 +71,9 @@ function main(argv: readonly string[]): void {
     process.stderr.write('usage: npx tsx scripts/generate-tls-fixture.ts [certPath keyPath]\n');
     process.exit(2);
   }
-  const certPath = argv.length === 2 ? resolve(argv[0]) : DEFAULT_CERT;
-  const keyPath = argv.length === 2 ? resolve(argv[1]) : DEFAULT_KEY;
+  const [certArg, keyArg] = argv;
+  const certPath = certArg !== undefined && keyArg !== undefined ? resolve(certArg) : DEFAULT_CERT;
+  const keyPath = certArg !== undefined && keyArg !== undefined ? resolve(keyArg) : DEFAULT_KEY;
   const { certPem, keyPem } = generateTlsFixture();
   writePem(certPath, certPem, 0o644);
   writePem(keyPath, keyPem, 0o600);

@@ -5,7 +5,10 @@ export { startSimulator, Simulator, type StartOptions, type SimulatorUrls } from
 export { loadConfig, resolveConfig, ConfigError } from './config/index.ts';
 export type { Config, SimConfigInput } from './config/types.ts';
 export { ListenError } from './net/listeners.ts';
-export { Faults, FaultError, FaultRangeError, type FaultCounters } from './faults.ts';
+export { Faults, type FaultCounters } from './faults/controller.ts';
+export { FaultError, FaultRangeError, FaultRuleError } from './faults/checks.ts';
+export type { FaultRule, FaultAction } from './faults/rule.ts';
+export type { FaultRuleHandle, FaultRuleView, FaultEndpoint } from './faults/rules.ts';
 export { Market, type ScriptedOrder } from './market.ts';
 export type { JournalEntry } from './journal.ts';
 export * from './client/index.ts';

@@ -6,7 +6,6 @@
 // every socket and timer.
 
 import { readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
 import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
@@ -22,9 +21,10 @@ import { Outbox, type BatchListener, type EventListener } from './net/outbox.ts'
 import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
-import { Faults } from './faults.ts';
+import { Faults } from './faults/controller.ts';
 import { Market } from './market.ts';
 import { ScriptedOrders } from './api/scripted-orders.ts';
+import { fillOpenOrder } from './api/orders.ts';
 import { openClientOrderIds, openOrderCount } from './core/queries.ts';
 import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
@@ -76,7 +76,6 @@ export class Simulator {
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
     readonly gateway: WsGateway,
-    heldRest: Set<ServerResponse>,
     private readonly outbox: Outbox,
   ) {
     const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
@@ -103,12 +102,19 @@ export class Simulator {
       });
     }
     this.faults = new Faults({
-      service,
+      rules: service.faults,
       get exchange() {
         return core.current;
       },
-      gateway,
-      heldRest,
+      fillOpenOrder: (orderId, qty, now) => fillOpenOrder(core.current, orderId, qty, now),
+      dropConnections: (kinds) => gateway.dropConnections(kinds),
+      sendMalformedFrames: (kinds) => gateway.sendMalformedFrames(kinds),
+      expireListenKeys: () => {
+        const now = clock.now();
+        const keys = service.listenKeys.expire(now, true);
+        gateway.expireListenKeys(keys, now);
+        return keys.length;
+      },
       now: () => clock.now(),
       publish: (events) => outbox.publish(events),
       setClockOffsetMs: (ms) => this.setClockOffsetMs(ms),
@@ -154,14 +160,12 @@ export class Simulator {
       (message, error) => console.error(`spot-sim: ${message}:`, error),
     );
     let simulator: Simulator | undefined;
-    const heldRest = new Set<ServerResponse>();
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
     const handler = createRestHandler({
       service,
       outbox,
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'rest'),
-      held: heldRest,
       extraRoutes: createControlRoutes(() => simulator, { enabled: sim.control_api, bind: sim.bind, token: sim.control_token }),
     });
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
@@ -176,7 +180,7 @@ export class Simulator {
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, core, service, clock, listeners, gateway, heldRest, outbox);
+    simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
     if (!manual) {
       gateway.startHeartbeat();
       simulator.startDriver();

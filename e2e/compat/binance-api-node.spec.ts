@@ -14,7 +14,8 @@
 //   is exercised over http:// and ws:// only.
 import BinanceModule from 'binance-api-node';
 import { test, expect, type Simulator } from 'spot-sim/fixture';
-import { Inbox, LocalBook, quietBidPrice } from './support.ts';
+import { Inbox, quietBidPrice } from './support.ts';
+import { LocalBook } from '../support/local-book.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -98,7 +99,7 @@ test('binance-api-node streams: ws.depth + REST book make a local book that show
     // "BTCUSDT@100ms" selects <symbol>@depth@100ms.
     closers.push(
       client.ws.depth('BTCUSDT@100ms', (event) => {
-        book.onEvent({ first: event.firstUpdateId, last: event.finalUpdateId, bids: event.bidDepth.map(tuple), asks: event.askDepth.map(tuple) });
+        book.onEvent({ U: event.firstUpdateId, u: event.finalUpdateId, b: event.bidDepth.map(tuple), a: event.askDepth.map(tuple) });
         depthSeen.push(event.finalUpdateId);
       }),
     );
@@ -109,9 +110,9 @@ test('binance-api-node streams: ws.depth + REST book make a local book that show
 
     const price = quietBidPrice(book.bestBid(), 1150);
     const placed = (await client.order({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.00239', price: String(price) } as never)) as Loose;
-    await book.until((b) => b.bids.get(price) === 0.00239, `our bid ${price} in the local book`);
+    await book.until((b) => b.quantityAt('bids', price) === 0.00239, `our bid ${price} in the local book`);
     await client.cancelOrder({ symbol: 'BTCUSDT', orderId: placed.orderId });
-    await book.until((b) => !b.bids.has(price), `our bid ${price} gone from the local book`);
+    await book.until((b) => b.quantityAt('bids', price) === undefined, `our bid ${price} gone from the local book`);
     expect(book.bestBid()).toBeLessThan(book.bestAsk());
 
     // The raw-stream connection subscribes on connect; a first (generator) trade shows it is open.

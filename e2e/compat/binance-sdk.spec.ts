@@ -13,7 +13,8 @@
 import { Agent } from 'node:https';
 import { MainClient, WebsocketAPIClient, WebsocketClient, WS_KEY_MAP, type WSAPINewSpotOrderRequest } from 'binance';
 import { test, expect, type Simulator } from 'spot-sim/fixture';
-import { Inbox, LocalBook, quietBidPrice, within } from './support.ts';
+import { Inbox, quietBidPrice, within } from './support.ts';
+import { LocalBook } from '../support/local-book.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -144,7 +145,7 @@ test('binance WebsocketClient market data: diff depth (its default @depth@1000ms
     else if (m.eventType === 'bookTicker') tickers.push(m);
     else if (m.eventType === 'depthUpdate') {
       const level = (l: { price: number; quantity: number }) => [l.price, l.quantity] as const;
-      book.onEvent({ first: m.firstUpdateId, last: m.lastUpdateId, bids: m.bidDepthDelta.map(level), asks: m.askDepthDelta.map(level) });
+      book.onEvent({ U: m.firstUpdateId, u: m.lastUpdateId, b: m.bidDepthDelta.map(level), a: m.askDepthDelta.map(level) });
       depthSeen.push(m.lastUpdateId);
     }
   });
@@ -158,9 +159,9 @@ test('binance WebsocketClient market data: diff depth (its default @depth@1000ms
 
     const price = quietBidPrice(book.bestBid(), 1350);
     const placed = (await rest.submitNewOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: 0.00229, price })) as Formatted;
-    await book.until((b) => b.bids.get(price) === 0.00229, `our bid ${price} in the local book`);
+    await book.until((b) => b.quantityAt('bids', price) === 0.00229, `our bid ${price} in the local book`);
     await rest.cancelOrder({ symbol: 'BTCUSDT', orderId: placed.orderId });
-    await book.until((b) => !b.bids.has(price), `our bid ${price} gone from the local book`);
+    await book.until((b) => b.quantityAt('bids', price) === undefined, `our bid ${price} gone from the local book`);
     expect(book.bestBid()).toBeLessThan(book.bestAsk());
 
     const market = (await rest.submitNewOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: 0.00111, newOrderRespType: 'FULL' })) as Formatted;

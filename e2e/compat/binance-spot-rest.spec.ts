@@ -2,21 +2,13 @@
 // it with configurationRestAPI.basePath only. It signs the query string (no recvWindow, params then
 // timestamp then signature), labels every request Content-Type: application/json with an empty body
 // and sends X-MBX-APIKEY even on public calls (client-requests.md sections 2-4).
-import { test as base, expect } from '@playwright/test';
 import { Agent } from 'node:https';
 import { Spot, SpotRestAPI } from '@binance/spot';
-import { startSimulator, type Simulator } from '../../src/index.ts';
+import { test as simTest, expect, type Simulator } from 'spot-sim/fixture';
 
-const test = base.extend<{ client: Spot }, { sim: Simulator }>({
-  sim: [
-    async ({}, use) => {
-      const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, generator: { enabled: true } } } });
-      await use(sim);
-      await sim.stop();
-    },
-    { scope: 'worker' },
-  ],
-  client: async ({ sim }, use) => {
+// The fixture's simulator with its generator on (the default): the library trades against it.
+const test = simTest.extend<{ spot: Spot }>({
+  spot: async ({ sim }, use) => {
     await use(spotClient(sim, sim.urls.http));
   },
 });
@@ -38,7 +30,7 @@ function spotClient(sim: Simulator, basePath: string, httpsAgent?: Agent): Spot 
 
 const { NewOrderSideEnum: Side, NewOrderTypeEnum: Type, NewOrderTimeInForceEnum: Tif, NewOrderNewOrderRespTypeEnum: RespType } = SpotRestAPI;
 
-test('@binance/spot: markets, book, balance, LIMIT place/query/list/cancel, a filling MARKET order, myTrades', async ({ client }) => {
+test('@binance/spot: markets, book, balance, LIMIT place/query/list/cancel, a filling MARKET order, myTrades', async ({ spot: client }) => {
   const rest = client.restAPI;
 
   // Markets.

@@ -12,7 +12,8 @@
 import { Agent } from 'node:https';
 import { Spot, SpotRestAPI, SpotWebsocketAPI, SpotWebsocketStreams } from '@binance/spot';
 import { test, expect, type Simulator } from 'spot-sim/fixture';
-import { Inbox, LocalBook, quietBidPrice, within, type DepthEvent } from './support.ts';
+import { Inbox, quietBidPrice, within } from './support.ts';
+import { LocalBook, type DepthDiff as DepthEvent } from '../support/local-book.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -33,7 +34,7 @@ function spotAt(sim: Simulator, tls: boolean): Spot {
 
 /** The depth event as the library delivers it (U/u may be bigint after its JSON parse). */
 function depthEvent(m: SpotWebsocketStreams.DiffBookDepthResponse): DepthEvent {
-  return { first: Number(m.U), last: Number(m.u), bids: (m.b ?? []) as [string, string][], asks: (m.a ?? []) as [string, string][] };
+  return { U: Number(m.U), u: Number(m.u), b: (m.b ?? []) as [string, string][], a: (m.a ?? []) as [string, string][] };
 }
 
 async function bestBid(spot: Spot): Promise<number> {
@@ -121,9 +122,9 @@ test('@binance/spot WebSocket streams: a local book from diffBookDepth + REST de
 
     const price = quietBidPrice(book.bestBid(), 1400);
     const placed = await (await spot.restAPI.newOrder({ symbol: 'BTCUSDT', side: SpotRestAPI.NewOrderSideEnum.BUY, type: SpotRestAPI.NewOrderTypeEnum.LIMIT, timeInForce: SpotRestAPI.NewOrderTimeInForceEnum.GTC, quantity: 0.00219, price })).data();
-    await book.until((b) => b.bids.get(price) === 0.00219, `our bid ${price} in the local book`);
+    await book.until((b) => b.quantityAt('bids', price) === 0.00219, `our bid ${price} in the local book`);
     await spot.restAPI.deleteOrder({ symbol: 'BTCUSDT', orderId: placed.orderId! });
-    await book.until((b) => !b.bids.has(price), `our bid ${price} gone from the local book`);
+    await book.until((b) => b.quantityAt('bids', price) === undefined, `our bid ${price} gone from the local book`);
 
     const market = await (await spot.restAPI.newOrder({ symbol: 'BTCUSDT', side: SpotRestAPI.NewOrderSideEnum.BUY, type: SpotRestAPI.NewOrderTypeEnum.MARKET, quantity: 0.00109, newOrderRespType: SpotRestAPI.NewOrderNewOrderRespTypeEnum.FULL })).data();
     for (const fill of market.fills!) {

@@ -3,21 +3,13 @@
 // simulator's 404 instead of reaching the real venue. ccxt sends signed POSTs as a form body with
 // timestamp first and recvWindow=10000, and adds newClientOrderId=x-TKT5PX2F… and
 // newOrderRespType=FULL to every order (client-requests.md sections 0, 2, 7).
-import { test as base, expect } from '@playwright/test';
 import ccxt from 'ccxt';
-import { startSimulator, type Simulator } from '../../src/index.ts';
+import { test as simTest, expect, type Simulator } from 'spot-sim/fixture';
 
 type Binance = InstanceType<typeof ccxt.binance>;
 
-const test = base.extend<{ exchange: Binance }, { sim: Simulator }>({
-  sim: [
-    async ({}, use) => {
-      const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, generator: { enabled: true } } } });
-      await use(sim);
-      await sim.stop();
-    },
-    { scope: 'worker' },
-  ],
+// The fixture's simulator with its generator on (the default): the library trades against it.
+const test = simTest.extend<{ exchange: Binance }>({
   exchange: async ({ sim }, use) => {
     const exchange = binanceAt(sim, sim.urls.http);
     await use(exchange);

@@ -27,9 +27,13 @@ export async function refusal(call: Promise<unknown>): Promise<SpotSimError> {
   return outcome.error as SpotSimError;
 }
 
-/** Waits until the simulator holds no WebSocket of an earlier test (so returned counts are exact). */
+/**
+ * Waits until the simulator holds no connection of an earlier test (so returned counts are
+ * exact): `stats().connections` counts every open TCP connection, WebSockets and keep-alive
+ * HTTP alike, so zero also means no WebSocket is left. Call it before the test opens any.
+ */
 export async function noConnections(sim: Simulator): Promise<void> {
-  await expect.poll(() => sim.gateway.connectionCount, { message: 'WebSockets of an earlier test still open' }).toBe(0);
+  await expect.poll(() => sim.stats().connections, { message: 'connections of an earlier test still open' }).toBe(0);
 }
 
 /**

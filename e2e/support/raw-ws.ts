@@ -3,10 +3,10 @@
 // a reply that never came, an event sent twice, the order of a delayed reply and its events.
 // A request sent after a fault and answered on the same connection is the barrier that proves
 // nothing else arrived before it (frames of one connection are delivered in order).
-import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { Simulator } from 'spot-sim';
+import { hmacSigner, wsPayload } from './signing.ts';
 
 export interface Frame {
   readonly text: string;
@@ -163,12 +163,7 @@ export class RawWs {
 
   private sign(params: WsParams): WsParams {
     const full: WsParams = { ...params, apiKey: this.sim.credentials.apiKey, timestamp: this.sim.now() };
-    const payload = Object.keys(full)
-      .filter((k) => full[k] !== undefined)
-      .sort()
-      .map((k) => `${k}=${String(full[k])}`)
-      .join('&');
-    return { ...full, signature: createHmac('sha256', this.sim.credentials.apiSecret).update(payload).digest('hex') };
+    return { ...full, signature: hmacSigner(this.sim.credentials.apiSecret)(wsPayload(full)) };
   }
 
   async close(): Promise<void> {
@@ -207,45 +202,4 @@ export async function stillPending(promise: Promise<unknown>, ms: number): Promi
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Local order book of binance-facts §5 for the depth specs. */
-export type Level = [string, string];
-export interface DepthLike {
-  lastUpdateId: number;
-  bids: Level[];
-  asks: Level[];
-}
-
-export class LocalBook {
-  readonly bids = new Map<string, string>();
-  readonly asks = new Map<string, string>();
-  updateId = -1;
-
-  static from(snapshot: DepthLike): LocalBook {
-    const book = new LocalBook();
-    for (const [p, q] of snapshot.bids) book.bids.set(p, q);
-    for (const [p, q] of snapshot.asks) book.asks.set(p, q);
-    book.updateId = snapshot.lastUpdateId;
-    return book;
-  }
-
-  /** Applies a diff newer than the book (older ones are ignored); returns whether it applied. */
-  apply(e: { U: number; u: number; b: Level[]; a: Level[] }): boolean {
-    if (e.u <= this.updateId) return false;
-    for (const [p, q] of e.b) set(this.bids, p, q);
-    for (const [p, q] of e.a) set(this.asks, p, q);
-    this.updateId = e.u;
-    return true;
-  }
-
-  levels(): { bids: Level[]; asks: Level[] } {
-    const sorted = (m: Map<string, string>, dir: 1 | -1): Level[] => [...m.entries()].sort((x, y) => dir * (Number(x[0]) - Number(y[0])));
-    return { bids: sorted(this.bids, -1), asks: sorted(this.asks, 1) };
-  }
-}
-
-function set(side: Map<string, string>, price: string, qty: string): void {
-  if (Number(qty) === 0) side.delete(price);
-  else side.set(price, qty);
 }

@@ -1,44 +1,24 @@
-// Shared support of the REST end-to-end specs: a simulator per test (so no test sees another's
-// orders or weight), a Playwright request context that accepts the fixture certificate, and a
-// small client that signs like a client library does (HMAC hex, or Ed25519 base64
-// percent-encoded) over the query or form body exactly as sent.
-import { test as base, expect, request, type APIRequestContext } from '@playwright/test';
-import { createHmac, sign, type KeyObject } from 'node:crypto';
-import { startSimulator, type SimConfigInput, type Simulator } from '../../src/index.ts';
-import type { Side } from '../../src/core/types.ts';
-import { parseScaled } from '../../src/core/units.ts';
+// Shared support of the REST end-to-end specs, on top of `spot-sim/fixture` and the typed
+// client: the fixture's worker simulator (generator off unless a block's configuration says
+// otherwise; reset before every test, so no test sees another's orders or weight), a `listener`
+// option (http or https) and `wire`, which sends requests through the typed client's raw
+// `request()` signed like a client library does (./signing.ts) with every knob a test of the
+// wire needs: the parameters in the query or a form body, a chosen timestamp, recvWindow, API
+// key or signer.
+import { test as simTest, expect, type SimConfigInput, type Simulator } from 'spot-sim/fixture';
+import { RestClient, type RawRestRequest } from 'spot-sim';
+import { encode, hmacSigner, type ParamList, type Signer } from './signing.ts';
+
+export { encode, ed25519Signer, hmacSigner, type ParamList, type ParamValue, type Signer } from './signing.ts';
 
 export type Listener = 'http' | 'https';
 export const LISTENERS: readonly Listener[] = ['http', 'https'];
 
-type SimSectionInput = NonNullable<SimConfigInput['sim']>;
+export type SimSectionInput = NonNullable<SimConfigInput['sim']>;
 
-/** Starts a simulator on random ports with the generator off; `sim` keys merge over that. */
-export function startTestSim(sim: SimSectionInput = {}): Promise<Simulator> {
-  return startSimulator({ config: { sim: { port: 0, tls_port: 0, generator: { enabled: false }, ...sim } } });
-}
-
-export type ParamValue = string | number | boolean | undefined;
-export type ParamList = Record<string, ParamValue>;
-
-/** Form encoding as client libraries write it (encodeURIComponent values, names as given). */
-export function encode(params: ParamList): string {
-  return Object.entries(params)
-    .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
-    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
-    .join('&');
-}
-
-/** Returns the `signature` value to put on the wire for a payload. */
-export type Signer = (payload: string) => string;
-
-export function hmacSigner(secret: string): Signer {
-  return (payload) => createHmac('sha256', secret).update(payload).digest('hex');
-}
-
-/** binance-facts §1.3: Ed25519 over the payload bytes, base64, percent-encoded in REST. */
-export function ed25519Signer(privateKey: KeyObject): Signer {
-  return (payload) => encodeURIComponent(sign(null, Buffer.from(payload), privateKey).toString('base64'));
+/** A worker configuration: the generator off, then the given `[sim]` keys over that (and `rest`, e.g. `instruments`, beside it). */
+export function quietSim(sim: SimSectionInput = {}, rest: Omit<SimConfigInput, 'sim'> = {}): SimConfigInput {
+  return { ...rest, sim: { generator: { enabled: false }, ...sim } };
 }
 
 export interface Reply {
@@ -61,33 +41,38 @@ export interface SignedOptions {
   readonly signer?: Signer;
 }
 
-export class RestClient {
+/** Requests as a client library puts them on the wire, through the typed client's raw `request()`. */
+export class Wire {
+  private readonly others: Wire[] = [];
+
   constructor(
-    readonly api: APIRequestContext,
-    readonly base: string,
+    readonly client: RestClient,
     readonly apiKey: string,
     readonly signer: Signer,
     /** The simulator's clock (the wall clock, or its manual clock). */
     readonly now: () => number,
   ) {}
 
-  /** The same client on another listener. */
-  on(base: string): RestClient {
-    return new RestClient(this.api, base, this.apiKey, this.signer, this.now);
+  /** The same wire on another listener (`sim.urls.https`, ...); closed with this one. */
+  on(baseUrl: string): Wire {
+    const client = new RestClient({ baseUrl, credentials: { apiKey: this.apiKey, apiSecret: '' } });
+    const other = new Wire(client, this.apiKey, this.signer, this.now);
+    this.others.push(other);
+    return other;
+  }
+
+  /** Closes the keep-alive connections of this wire and of those made by `on`. */
+  close(): void {
+    this.client.close();
+    for (const other of this.others.splice(0)) other.close();
   }
 
   /** A request sent as given: path with query, optional form body and headers. */
   async raw(method: Method, pathAndQuery: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
     const headers = { ...(options.body !== undefined ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}), ...options.headers };
-    const res = await this.api.fetch(`${this.base}${pathAndQuery}`, { method, headers, data: options.body });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: the text itself
-    }
-    return { status: res.status(), body, headers: res.headers() };
+    // PATCH is not a method of the reference API; the typed client's raw request sends it as given.
+    const res = await this.client.request({ method: method as RawRestRequest['method'], path: pathAndQuery, headers, body: options.body });
+    return { status: res.status, body: res.body ?? '', headers: res.headers };
   }
 
   /** A public (NONE) request. */
@@ -119,7 +104,7 @@ export class RestClient {
   }
 
   /** A resting LIMIT GTC order (ACK). */
-  async rest(side: Side, price: string, quantity: string, extra: ParamList = {}): Promise<{ orderId: number; clientOrderId: string }> {
+  async rest(side: 'BUY' | 'SELL', price: string, quantity: string, extra: ParamList = {}): Promise<{ orderId: number; clientOrderId: string }> {
     const r = await this.order({ side, type: 'LIMIT', timeInForce: 'GTC', price, quantity, newOrderRespType: 'ACK', ...extra });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return r.body;
@@ -143,23 +128,19 @@ export class RestClient {
   }
 }
 
-export function clientFor(sim: Simulator, api: APIRequestContext, listener: Listener = 'http', signer?: Signer): RestClient {
-  return new RestClient(api, sim.urls[listener], sim.credentials.apiKey, signer ?? hmacSigner(sim.credentials.apiSecret), () => sim.now());
+/** A Wire on one listener of `sim`, HMAC-signed with its credentials unless told; `close()` it when done. */
+export function wireFor(sim: Simulator, listener: Listener = 'http', signer?: Signer): Wire {
+  const client = new RestClient({ baseUrl: sim.urls[listener], credentials: sim.credentials });
+  return new Wire(client, sim.credentials.apiKey, signer ?? hmacSigner(sim.credentials.apiSecret), () => sim.now());
 }
 
 /**
- * A counterparty (generator-side) limit order placed straight into the book: the account's own
- * orders cannot fill each other (self-trade prevention is EXPIRE_MAKER), so fills need one.
- * Returns its book key when it rests, 0 when it filled completely.
+ * A counterparty limit order (GTC) through the scripted market (`sim.market.place`, the
+ * generator's own path into the book): the account's own orders cannot fill each other
+ * (self-trade prevention is EXPIRE_MAKER), so fills need one.
  */
-export function counterparty(sim: Simulator, symbol: string, side: Side, price: string, qty: string): number {
-  const inst = sim.exchange.instrument(symbol);
-  if (inst === undefined) throw new Error(`no instrument ${symbol}`);
-  const ticks = parseScaled(price, inst.tickDecimals);
-  const lots = parseScaled(qty, inst.lotDecimals);
-  if (ticks <= 0 || lots <= 0) throw new Error(`bad counterparty order ${price} x ${qty}`);
-  const placed = sim.exchange.submit({ type: 'counterpartyLimit', now: sim.now(), symbolIndex: inst.index, side, price: ticks, lots });
-  return placed.ok ? placed.value : 0;
+export function counterparty(sim: Simulator, symbol: string, side: 'BUY' | 'SELL', price: string, quantity: string): number {
+  return sim.market.place({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', price, quantity });
 }
 
 /** Used weight of the minute window from the header every REST reply carries. */
@@ -167,27 +148,26 @@ export function weightOf(r: Reply): number {
   return Number(r.headers['x-mbx-used-weight-1m']);
 }
 
-/**
- * Fixtures: a fresh simulator per test (`simConfig` is the option a describe block sets with
- * test.use), a request context for both listeners, and a client on the chosen `listener`.
- */
-export const test = base.extend<{ simConfig: SimSectionInput; listener: Listener; sim: Simulator; api: APIRequestContext; client: RestClient }>({
-  simConfig: [{}, { option: true }],
+interface WireFixtures {
+  listener: Listener;
+  /** Requests on the chosen `listener` of this worker's simulator, as a client library sends them. */
+  wire: Wire;
+}
+
+/** The fixture's `test` with a quiet book by default (the generator off) and `wire` on the `listener` option. */
+export const test = simTest.extend<WireFixtures, { simConfig: SimConfigInput }>({
+  simConfig: [quietSim(), { scope: 'worker' }],
   listener: ['http', { option: true }],
-  sim: async ({ simConfig }, use) => {
-    const sim = await startTestSim(simConfig);
-    await use(sim);
-    await sim.stop();
-  },
-  api: async ({ sim }, use) => {
-    void sim; // torn down before the simulator it talks to
-    const ctx = await request.newContext({ ignoreHTTPSErrors: true });
-    await use(ctx);
-    await ctx.dispose();
-  },
-  client: async ({ sim, api, listener }, use) => {
-    await use(clientFor(sim, api, listener));
+  wire: async ({ sim, listener }, use) => {
+    const wire = wireFor(sim, listener);
+    await use(wire);
+    wire.close();
   },
 });
+
+/** `test` on a worker of its own whose configuration is `quietSim(sim)` (a describe block's configuration). */
+export function restTestWith(sim: SimSectionInput, rest: Omit<SimConfigInput, 'sim'> = {}): typeof test {
+  return test.extend<object, { simConfig: SimConfigInput }>({ simConfig: [quietSim(sim, rest), { scope: 'worker' }] });
+}
 
 export { expect };

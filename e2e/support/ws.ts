@@ -1,13 +1,16 @@
 // Shared support of the WebSocket end-to-end specs: a `ws` client that keeps every frame it
 // receives (so a test can await the next frame matching a predicate without losing the ones
 // that arrived earlier, and can check the order frames came in), a WS API client that signs
-// like client libraries do (every param but `signature`, sorted, `k=v&...`, no percent-encoding;
-// HMAC hex or Ed25519 base64), and Playwright fixtures on top of the REST ones: a simulator per
-// test and a `scheme` option (ws:// on the HTTP listener, wss:// on the TLS one).
-import { createHmac, sign, type KeyObject } from 'node:crypto';
+// like client libraries do (./signing.ts: every param but `signature`, sorted, `k=v&...`, no
+// percent-encoding; HMAC hex or Ed25519 base64), and Playwright fixtures on top of the REST ones
+// (the fixture's worker simulator, reset before each test) with a `scheme` option (ws:// on the
+// HTTP listener, wss:// on the TLS one).
 import WebSocket, { type ClientOptions } from 'ws';
-import type { Simulator } from '../../src/index.ts';
-import { clientFor, expect, test as restTest, type Listener, type RestClient } from './rest.ts';
+import type { SimConfigInput, Simulator } from 'spot-sim/fixture';
+import { expect, quietSim, test as restTest, wireFor, type Listener, type SimSectionInput, type Wire } from './rest.ts';
+import { hmacSigner, wsPayload, type Signer, type WsParams } from './signing.ts';
+
+export { ed25519Signer, wsPayload, type WsParams } from './signing.ts';
 
 export type Scheme = 'ws' | 'wss';
 export const SCHEMES: readonly Scheme[] = ['ws', 'wss'];
@@ -197,28 +200,8 @@ export function refusedUpgrade(url: string): Promise<{ status: number; body: any
 
 // ------------------------------------------------------------------ WS API
 
-export type WsParams = Record<string, string | number | boolean | string[] | undefined>;
-
 /** Returns the `signature` for a WS API payload. */
-export type WsSigner = (payload: string) => string;
-
-export function hmacWsSigner(secret: string): WsSigner {
-  return (payload) => createHmac('sha256', secret).update(payload).digest('hex');
-}
-
-/** binance-facts §1.3: Ed25519 over the payload, base64, not percent-encoded (it goes in JSON). */
-export function ed25519WsSigner(privateKey: KeyObject): WsSigner {
-  return (payload) => sign(null, Buffer.from(payload), privateKey).toString('base64');
-}
-
-/** The WS API payload: every param but `signature`, sorted by name, `k=v` joined with `&`. */
-export function wsPayload(params: WsParams): string {
-  return Object.keys(params)
-    .filter((k) => k !== 'signature' && params[k] !== undefined)
-    .sort()
-    .map((k) => `${k}=${Array.isArray(params[k]) ? JSON.stringify(params[k]) : String(params[k])}`)
-    .join('&');
-}
+export type WsSigner = Signer;
 
 export interface SignOptions {
   readonly apiKey?: string | null;
@@ -277,65 +260,6 @@ export function ok(response: Frame): any {
   return response.result;
 }
 
-// ------------------------------------------------------------------ local order book
-
-export type Level = [string, string];
-
-/**
- * binance-facts §5 "local order book": buffer `depthUpdate`s, take a snapshot, drop events with
- * u <= lastUpdateId, apply the rest (qty "0" deletes), and require U == previous u + 1.
- */
-export class LocalBook {
-  readonly bids = new Map<string, string>();
-  readonly asks = new Map<string, string>();
-  updateId = -1;
-  applied = 0;
-
-  constructor(readonly symbol: string) {}
-
-  get synced(): boolean {
-    return this.updateId >= 0;
-  }
-
-  /** Step 5: the book is the snapshot. */
-  reset(snapshot: { lastUpdateId: number; bids: Level[]; asks: Level[] }): void {
-    this.bids.clear();
-    this.asks.clear();
-    for (const [p, q] of snapshot.bids) this.bids.set(p, q);
-    for (const [p, q] of snapshot.asks) this.asks.set(p, q);
-    this.updateId = snapshot.lastUpdateId;
-  }
-
-  /** Step 4 and 6 for one event; returns false when the event is older than the book. */
-  apply(e: { s: string; U: number; u: number; b: Level[]; a: Level[] }): boolean {
-    expect(e.s).toBe(this.symbol);
-    if (e.u <= this.updateId) return false;
-    if (this.applied === 0) {
-      // The first event after the snapshot must contain lastUpdateId + 1.
-      expect(e.U, `first event after snapshot ${this.updateId}`).toBeLessThanOrEqual(this.updateId + 1);
-    } else {
-      expect(e.U, `gap after ${this.updateId}`).toBe(this.updateId + 1);
-    }
-    for (const [p, q] of e.b) setLevel(this.bids, p, q);
-    for (const [p, q] of e.a) setLevel(this.asks, p, q);
-    this.updateId = e.u;
-    this.applied++;
-    return true;
-  }
-
-  /** The book as a depth snapshot would list it: bids high to low, asks low to high. */
-  levels(): { bids: Level[]; asks: Level[] } {
-    const sorted = (m: Map<string, string>, dir: 1 | -1): Level[] =>
-      [...m.entries()].sort((x, y) => dir * (Number(x[0]) - Number(y[0])));
-    return { bids: sorted(this.bids, -1), asks: sorted(this.asks, 1) };
-  }
-}
-
-function setLevel(side: Map<string, string>, price: string, qty: string): void {
-  if (Number(qty) === 0) side.delete(price);
-  else side.set(price, qty);
-}
-
 // ------------------------------------------------------------------ fixtures
 
 export interface WsFixtures {
@@ -345,7 +269,7 @@ export interface WsFixtures {
   /** Opens a WS API connection signing with the account's HMAC secret. */
   wsApi: (query?: string) => Promise<WsApi>;
   /** REST on the listener that shares the scheme's port. */
-  rest: RestClient;
+  rest: Wire;
 }
 
 export const test = restTest.extend<WsFixtures>({
@@ -362,14 +286,21 @@ export const test = restTest.extend<WsFixtures>({
   wsApi: async ({ sim, connect }, use) => {
     await use(async (query = '') => apiOn(sim, await connect(`/ws-api/v3${query}`)));
   },
-  rest: async ({ sim, api, scheme }, use) => {
-    await use(clientFor(sim, api, listenerOf(scheme)));
+  rest: async ({ sim, scheme }, use) => {
+    const rest = wireFor(sim, listenerOf(scheme));
+    await use(rest);
+    rest.close();
   },
 });
 
+/** `test` on a worker of its own whose configuration is `quietSim(sim)` (a describe block's configuration). */
+export function wsTestWith(sim: SimSectionInput): typeof test {
+  return test.extend<object, { simConfig: SimConfigInput }>({ simConfig: [quietSim(sim), { scope: 'worker' }] });
+}
+
 /** A WS API client on an open connection, with the simulator's HMAC credentials and clock. */
 export function apiOn(sim: Simulator, client: WsClient, signer?: WsSigner): WsApi {
-  return new WsApi(client, sim.credentials.apiKey, signer ?? hmacWsSigner(sim.credentials.apiSecret), () => sim.now());
+  return new WsApi(client, sim.credentials.apiKey, signer ?? hmacSigner(sim.credentials.apiSecret), () => sim.now());
 }
 
 export { expect };

@@ -16,7 +16,10 @@ import { RateLimits } from './limits.ts';
 import { ListenKeys } from './listen-keys.ts';
 import type { Params } from './params.ts';
 import type { ConnectionControl } from './session.ts';
-import { FaultState } from './fault-state.ts';
+import { FaultRules } from '../faults/rules.ts';
+import type { Transport } from '../faults/rule.ts';
+import { refusalReply } from './fault-reply.ts';
+import { ENDPOINTS } from './endpoints.ts';
 import { Wire } from './wire.ts';
 
 export interface Reply {
@@ -32,15 +35,14 @@ export interface Reply {
 }
 
 export interface RequestMeta {
+  /** Which transport carries it (fault rules may target one). */
+  readonly transport: Transport;
   readonly apiKey: string | undefined;
   /** A WS API request on a logged-on Ed25519 session without its own apiKey/signature (spec 5.3). */
   readonly sessionAuthenticated?: boolean;
   /** The WS API connection, for the session and user-data methods. */
   readonly connection?: ConnectionControl;
 }
-
-/** A reference ME message (binance-facts §2.3) for injected rejections: a venue-side refusal. */
-export const INJECTED_REJECT_MESSAGE = 'Market is closed.';
 
 export type ErrorLogger = (message: string, error: unknown) => void;
 
@@ -49,7 +51,8 @@ export class Service {
   readonly auth: Authenticator;
   readonly limits: RateLimits;
   readonly listenKeys: ListenKeys;
-  readonly faults = new FaultState();
+  /** The fault rules in force (API.md 3.1), consulted at the named points below. */
+  readonly faults = new FaultRules(ENDPOINTS);
 
   constructor(
     readonly config: Config,
@@ -77,22 +80,21 @@ export class Service {
     } catch {
       // A malformed parameter the weight depends on: the handler reports it.
     }
-    for (const kind of ['ban', 'rateLimit'] as const) {
-      if (!this.faults.take(kind)) continue;
-      const injected = this.limits.injectedRefusal(kind, now);
-      return this.refused(injected.error, now, endpoint, injected.retryAfterSeconds, injected.retryAtMs);
-    }
+    const { transport } = meta;
+    const admission = this.faults.refusalAt('admission', endpoint, transport);
+    if (admission !== null) return refusalReply(this, admission, now, endpoint);
     const refusal = this.limits.chargeWeight(weight, now);
     if (refusal !== null) return this.refused(refusal.error, now, endpoint, refusal.retryAfterSeconds, refusal.retryAtMs);
 
     if (endpoint.ed25519Only && !this.auth.isEd25519) return this.error(apiError('LOGON_NOT_SUPPORTED'), now, endpoint);
     if (endpoint.security !== 'NONE') {
-      // fail_next_auth: as if the key had been revoked (spec 7: 401 / -2015).
-      if (this.faults.take('failAuth')) return this.error(apiError('REJECTED_API_KEY'), now, endpoint);
+      const keyFault = this.faults.refusalAt('key', endpoint, transport);
+      if (keyFault !== null) return refusalReply(this, keyFault, now, endpoint);
       const keyError = this.auth.checkApiKey(meta.apiKey);
       if (keyError !== null) return this.error(keyError, now, endpoint);
       if (endpoint.security === 'SIGNED') {
-        if (this.faults.take('failTimestamp')) return this.error(apiError('TIMESTAMP_OUTSIDE_RECV_WINDOW'), now, endpoint);
+        const signatureFault = this.faults.refusalAt('signature', endpoint, transport);
+        if (signatureFault !== null) return refusalReply(this, signatureFault, now, endpoint);
         const signError = this.auth.checkSigned(params, now, meta.sessionAuthenticated === true);
         if (signError !== null) return this.error(signError, now, endpoint);
       }
@@ -100,9 +102,10 @@ export class Service {
     if (endpoint.countsOrder) {
       const orderRefusal = this.limits.chargeOrder(now);
       if (orderRefusal !== null) return this.refused(orderRefusal.error, now, endpoint, orderRefusal.retryAfterSeconds, orderRefusal.retryAtMs);
-      // reject_next_orders: refused before the matching engine, nothing changes (spec 4.5).
-      if (endpoint.id === 'order.place' && this.faults.take('rejectOrder')) return this.error(apiError('ORDER_REJECTED', INJECTED_REJECT_MESSAGE), now, endpoint);
     }
+    // An injected error in place of the handler (reject_next_orders among them): nothing changes.
+    const handlerFault = this.faults.refusalAt('handler', endpoint, transport);
+    if (handlerFault !== null) return refusalReply(this, handlerFault, now, endpoint);
 
     const ctx: HandlerContext = { service: this, exchange: this.exchange, now, events: [], connection: meta.connection };
     try {

@@ -26,10 +26,11 @@ export class HttpTransport {
     const url = new URL(req.url);
     const tls = url.protocol === 'https:';
     const make = tls ? httpsRequest : httpRequest;
+    const headers = withContentLength(req.headers, req.body);
     return new Promise((resolve, reject) => {
       const outgoing = make(
         url,
-        { method: req.method, headers: req.headers, agent: tls ? this.https : this.http, timeout: req.timeoutMs ?? 10_000 },
+        { method: req.method, headers, agent: tls ? this.https : this.http, timeout: req.timeoutMs ?? 10_000 },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -47,6 +48,17 @@ export class HttpTransport {
     this.http.destroy();
     this.https.destroy();
   }
+}
+
+/**
+ * Node frames a body by itself only for methods that usually carry one: a DELETE (or GET) body
+ * would go out with neither Content-Length nor chunking, and the server would read it as the
+ * next request. A body therefore always gets its length, unless the caller set one.
+ */
+function withContentLength(headers: Readonly<Record<string, string>> | undefined, body: string | undefined): Record<string, string> {
+  const out = { ...headers };
+  if (body !== undefined && !Object.keys(out).some((k) => k.toLowerCase() === 'content-length')) out['Content-Length'] = String(Buffer.byteLength(body));
+  return out;
 }
 
 function flatten(headers: IncomingHttpHeaders): Record<string, string> {

@@ -28,6 +28,9 @@ export interface WsApiResponse<T = unknown> {
 
 type Params = Record<string, ParamValue>;
 
+/** Events kept for subscriptions not claimed yet (see `unclaimed`). */
+const MAX_UNCLAIMED = 1_000;
+
 /** Which methods are signed: the server's own endpoint table says (binance-facts §6). */
 const SIGNED = new Set([...WS_METHODS.values()].filter((e) => e.security === 'SIGNED').map((e) => e.ws!));
 
@@ -39,6 +42,11 @@ export class WsApiClient {
   /** Every frame that is not a reply to a call (events, malformed frames), as received. */
   readonly frames = new EventStream<unknown>('WS API frames');
   private readonly userStreams = new Map<number, EventStream<UserEvent>>();
+  /**
+   * Events of a subscription whose stream does not exist yet: the server may send the first
+   * events in the same read as the subscribe reply, before `subscribeUserData` resumes. Bounded.
+   */
+  private readonly unclaimed: { subscriptionId: number; event: UserEvent }[] = [];
 
   constructor(private readonly options: WsApiOptions) {
     this.ws = openSocket(options.url);
@@ -148,6 +156,8 @@ export class WsApiClient {
     const { subscriptionId } = await this.call<{ subscriptionId: number }>('userDataStream.subscribe.signature');
     const stream = new EventStream<UserEvent>(`user data (subscription ${subscriptionId})`);
     this.userStreams.set(subscriptionId, stream);
+    for (const early of this.unclaimed.filter((u) => u.subscriptionId === subscriptionId)) stream.push(early.event);
+    this.unclaimed.splice(0, this.unclaimed.length, ...this.unclaimed.filter((u) => u.subscriptionId !== subscriptionId));
     return stream;
   }
 
@@ -173,7 +183,9 @@ export class WsApiClient {
       return;
     }
     if (typeof frame.subscriptionId === 'number' && frame.event !== undefined) {
-      this.userStreams.get(frame.subscriptionId)?.push(frame.event);
+      const stream = this.userStreams.get(frame.subscriptionId);
+      if (stream !== undefined) stream.push(frame.event);
+      else if (this.unclaimed.push({ subscriptionId: frame.subscriptionId, event: frame.event }) > MAX_UNCLAIMED) this.unclaimed.shift();
     }
     this.frames.push(msg);
   }

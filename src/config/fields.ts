@@ -148,15 +148,21 @@ export const readName: Reader<string> = (value, path, problems) =>
 
 /** Edit distance counting an adjacent swap as one edit ("prot" -> "port"), for typo hints. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  // One flat row-major table (a.length + 1) x (b.length + 1); at(i, j) reads a cell that is always set.
+  const width = b.length + 1;
+  const d = new Array<number>((a.length + 1) * width).fill(0);
+  const at = (i: number, j: number): number => d[i * width + j] ?? 0;
+  for (let i = 0; i <= a.length; i += 1) d[i * width] = i;
+  for (let j = 0; j <= b.length; j += 1) d[j] = j;
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      d[i * width + j] = best;
     }
   }
-  return d[a.length][b.length];
+  return at(a.length, b.length);
 }
 
 /** The `expected` text of an unknown key: starts with "unknown key", suggests a close known key. */

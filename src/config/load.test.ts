@@ -76,8 +76,8 @@ test('a missing file is a ConfigError naming the path', () => {
     () => loadConfigFile('/nonexistent/spot-sim.toml'),
     (error: unknown) => {
       assert.ok(error instanceof ConfigError);
-      assert.equal(error.problems[0].path, '/nonexistent/spot-sim.toml');
-      assert.match(error.problems[0].got ?? '', /ENOENT/);
+      assert.equal(error.problems[0]!.path, '/nonexistent/spot-sim.toml');
+      assert.match(error.problems[0]!.got ?? '', /ENOENT/);
       return true;
     },
   );

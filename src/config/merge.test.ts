@@ -56,6 +56,7 @@ test('resolveConfig replaces the instruments array instead of merging it', () =>
 
 test('an input instrument may omit enabled and venue', () => {
   const [sol] = resolveConfig({ instruments: [instrument()] }).instruments;
+  assert.ok(sol !== undefined);
   assert.equal(sol.enabled, true);
   assert.equal(sol.venue, 'binance');
 });

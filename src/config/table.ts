@@ -56,6 +56,7 @@ export function readTable<S extends TableSpec>(
   const result: Record<string, unknown> = {};
   for (const key of known) {
     const field = spec[key];
+    if (field === undefined) continue; // `known` lists the spec's own keys
     const keyPath = joinPath(path, key);
     const raw = Object.hasOwn(value, key) ? value[key] : undefined;
     if (raw === undefined) {

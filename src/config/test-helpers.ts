@@ -25,8 +25,10 @@ export function assertOnlyProblem(input: unknown, path: string, expected?: RegEx
     [path],
     `problems: ${JSON.stringify(problems, null, 1)}`,
   );
-  if (expected !== undefined) assert.match(problems[0].expected, expected);
-  return problems[0];
+  const [problem] = problems;
+  assert.ok(problem !== undefined);
+  if (expected !== undefined) assert.match(problem.expected, expected);
+  return problem;
 }
 
 /** A minimal valid instrument, to replace the default list with. */

@@ -17,7 +17,7 @@ test('default.toml spells out every key of the embedded default', () => {
   // Resolving the file's tree over NOTHING but itself must not lean on the embedded default:
   // every scalar key of the default appears in the file.
   const tree = parseConfigToml(readFileSync(DEFAULT_TOML, 'utf8'), 'default.toml') as Record<string, Record<string, unknown>>;
-  const sim = tree.sim;
+  const sim = tree.sim ?? {};
   // The TLS pair defaults to the files shipped inside the package (API.md section 7); a copy of
   // this file elsewhere must not point at a missing ./fixtures, so those keys are shown commented.
   const shippedFiles = ['tls_cert', 'tls_key'];
@@ -42,8 +42,8 @@ test('a TOML syntax error is a ConfigError naming the file and the line', () => 
     (error: unknown) => {
       assert.ok(error instanceof ConfigError);
       assert.equal(error.problems.length, 1);
-      assert.match(error.problems[0].path, /^my-sim\.toml:3:\d+$/);
-      assert.equal(error.problems[0].expected, 'valid TOML');
+      assert.match(error.problems[0]!.path, /^my-sim\.toml:3:\d+$/);
+      assert.equal(error.problems[0]!.expected, 'valid TOML');
       assert.match(error.message, /my-sim\.toml, line 3/);
       return true;
     },
@@ -68,6 +68,7 @@ min_notional = 5
   const config = resolveConfig(tree);
   assert.deepEqual(config.sim.fees, { maker_bps: '0.5', taker_bps: '7.5' });
   const [btc] = config.instruments;
+  assert.ok(btc !== undefined);
   assert.equal(btc.tick, '0.01');
   assert.equal(btc.min_qty, '0.00001');
   assert.equal(btc.max_qty, '9000');

@@ -12,7 +12,7 @@ export function parseConfigToml(text: string, sourceName = 'config.toml'): SimCo
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
     // smol-toml's message is "Invalid TOML document: <reason>" followed by a code excerpt.
-    const reason = error.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '');
     throw new ConfigError(
       [{ path: `${sourceName}:${error.line}:${error.column}`, expected: 'valid TOML', got: reason }],
       `${sourceName}, line ${error.line}`,

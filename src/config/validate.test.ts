@@ -56,10 +56,10 @@ test('decimal strings must be plain decimals; numbers go through their shortest 
   });
   assert.equal(config.sim.generator.limit_notional_min, '0.1');
   assert.equal(config.sim.generator.limit_notional_max, '2000.5');
-  assert.equal(config.instruments[0].lot, '0.0000001');
-  assert.equal(config.instruments[0].min_qty, '0.0000001');
-  assert.equal(config.instruments[0].max_qty, '123.4');
-  assert.equal(config.instruments[0].tick, '0.01');
+  assert.equal(config.instruments[0]!.lot, '0.0000001');
+  assert.equal(config.instruments[0]!.min_qty, '0.0000001');
+  assert.equal(config.instruments[0]!.max_qty, '123.4');
+  assert.equal(config.instruments[0]!.tick, '0.01');
 });
 
 test('tick and lot must be powers of ten from 1e-8 to 1', () => {
@@ -69,7 +69,7 @@ test('tick and lot must be powers of ten from 1e-8 to 1', () => {
   }
   for (const good of ['1', '0.1', '0.00000001', '1.000']) {
     const config = resolveConfig(instruments(instrument({ tick: good, lot: good, min_qty: '1', max_qty: '1' })));
-    assert.equal(config.instruments[0].tick, good === '1.000' ? '1' : good);
+    assert.equal(config.instruments[0]!.tick, good === '1.000' ? '1' : good);
   }
 });
 
@@ -79,13 +79,13 @@ test('min_qty and max_qty must be positive, on the lot grid, and ordered', () =>
   assertOnlyProblem(instruments(instrument({ min_qty: '0.0015' })), 'instruments[0].min_qty', /multiple of lot 0.001/);
   assertOnlyProblem(instruments(instrument({ max_qty: '10.0001' })), 'instruments[0].max_qty', /multiple of lot 0.001/);
   assertOnlyProblem(instruments(instrument({ min_qty: '5', max_qty: '4' })), 'instruments[0].min_qty', /at most max_qty \(4\)/);
-  assert.equal(resolveConfig(instruments(instrument({ min_qty: '4', max_qty: '4' }))).instruments[0].min_qty, '4');
+  assert.equal(resolveConfig(instruments(instrument({ min_qty: '4', max_qty: '4' }))).instruments[0]!.min_qty, '4');
 });
 
 test('min_notional must be a non-negative decimal', () => {
   assertOnlyProblem(instruments(instrument({ min_notional: -1 })), 'instruments[0].min_notional', /non-negative decimal/);
   assertOnlyProblem(instruments(instrument({ min_notional: '-1' })), 'instruments[0].min_notional', /non-negative decimal/);
-  assert.equal(resolveConfig(instruments(instrument({ min_notional: 0 }))).instruments[0].min_notional, '0');
+  assert.equal(resolveConfig(instruments(instrument({ min_notional: 0 }))).instruments[0]!.min_notional, '0');
 });
 
 test('instrument names: non-empty uppercase A-Z0-9, base differs from quote, no duplicates', () => {
@@ -119,7 +119,7 @@ test('sim.start_mid must be on the tick grid of every active instrument without 
 test('a per-symbol start_mid must be positive and on its instrument tick grid', () => {
   assertOnlyProblem(sim({ symbols: { BTCUSDT: { start_mid: '60000.001' } } }), 'sim.symbols.BTCUSDT.start_mid', /multiple of the tick 0.01 of BTCUSDT/);
   assertOnlyProblem(sim({ symbols: { ETHUSDT: { start_mid: '0' } } }), 'sim.symbols.ETHUSDT.start_mid', /positive decimal/);
-  assert.equal(resolveConfig(sim({ symbols: { ETHUSDT: { start_mid: '2500.50' } } })).sim.symbols.ETHUSDT.start_mid, '2500.5');
+  assert.equal(resolveConfig(sim({ symbols: { ETHUSDT: { start_mid: '2500.50' } } })).sim.symbols.ETHUSDT!.start_mid, '2500.5');
 });
 
 test('per-symbol overrides must name a configured instrument', () => {
@@ -132,7 +132,7 @@ test('per-symbol overrides must name a configured instrument', () => {
 test('max_notional must be positive and at least min_notional', () => {
   assertOnlyProblem(sim({ symbols: { BTCUSDT: { max_notional: 0 } } }), 'sim.symbols.BTCUSDT.max_notional', /positive decimal/);
   assertOnlyProblem(sim({ symbols: { BTCUSDT: { max_notional: '4.99' } } }), 'sim.symbols.BTCUSDT.max_notional', /at least the min_notional 5/);
-  assert.equal(resolveConfig(sim({ symbols: { BTCUSDT: { max_notional: 5 } } })).sim.symbols.BTCUSDT.max_notional, '5');
+  assert.equal(resolveConfig(sim({ symbols: { BTCUSDT: { max_notional: 5 } } })).sim.symbols.BTCUSDT!.max_notional, '5');
 });
 
 test('balances: non-negative decimals with at most 18 decimals, for assets of configured instruments', () => {

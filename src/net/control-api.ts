@@ -2,7 +2,10 @@
 // in any language can drive the faults of a standalone server: `POST /sim/v1/faults/<method>`
 // with the method's arguments by name, `GET /sim/v1/stats`, `POST /sim/v1/mark`,
 // `GET /sim/v1/open-client-order-ids` (plus `POST /sim/v1/reset` and `/sim/v1/advance-time`),
-// and the scripted market `POST /sim/v1/market/<method>` (API.md section 8).
+// the fault rules (API.md 3.1: `POST|GET /sim/v1/faults/rules`, `DELETE .../rules/<id>`,
+// `GET /sim/v1/faults/endpoints`) and the scripted market `POST /sim/v1/market/<method>`
+// (API.md section 8). The fault routes are generated from the list of fault methods
+// (faults/methods.ts): a method added there is a route here.
 // Off for a non-loopback bind unless `control_token` is set; then a bearer token is required.
 // It is for local tools, not for web pages: a request whose Host is not a loopback name,
 // `localhost` or the bound address (DNS rebinding) and a browser request from a non-loopback
@@ -12,34 +15,15 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { isLoopback } from '../config/exposure.ts';
-import { FaultError, FaultRangeError, type Faults } from '../faults.ts';
+import { FaultError, isFaultUsageError } from '../faults/checks.ts';
+import type { Faults } from '../faults/controller.ts';
+import { FAULT_METHODS, faultMethod } from '../faults/methods.ts';
+import type { FaultRule } from '../faults/rule.ts';
 import { SpotSimError } from '../client/errors.ts';
 import type { Market, ScriptedOrder } from '../market.ts';
 import { CONTROL_PATH, sendJsonWithoutCors as sendJson } from './rest-server.ts';
 
 export const CONTROL_PREFIX = CONTROL_PATH;
-
-/** Each fault method's arguments by name, in call order (API.md §6). */
-export const FAULT_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
-  dropMarketDataConnections: [],
-  dropWsApiConnections: ['includeUserStreams'],
-  skipNextDepthUpdate: [],
-  failNextTimestamp: [],
-  setRestUnresponsive: ['on'],
-  setAckDelayMs: ['ms'],
-  rejectNextOrders: ['k'],
-  rateLimitNextRequests: ['k'],
-  setClockOffsetMs: ['ms'],
-  expireListenKeys: [],
-  swallowNextWsApiResponses: ['k'],
-  duplicateNextUserEvents: ['k'],
-  setUserStreamMuted: ['muted'],
-  fillOpenOrder: ['orderId', 'qty'],
-  banNextRequests: ['k'],
-  failNextAuth: ['k'],
-  sendMalformedFrames: ['md', 'wsApi'],
-  clear: [],
-};
 
 /** Each scripted-market method's arguments by name (API.md section 8); `place` takes the order's fields. */
 export const MARKET_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
@@ -137,7 +121,7 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
     } catch (error) {
       // A refusal of the scripted market: the reference exchange's code and message.
       if (error instanceof SpotSimError) sendJson(res, 400, { code: error.code, msg: error.msg });
-      else if (error instanceof FaultError || error instanceof FaultRangeError) sendJson(res, 400, { error: error.message });
+      else if (isFaultUsageError(error)) sendJson(res, 400, { error: error.message });
       else throw error;
     }
     return true;
@@ -147,15 +131,7 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
 const NOT_FOUND = Symbol('not found');
 
 function dispatch(sim: ControlHost, method: string, route: string, body: string): unknown {
-  if (route.startsWith('faults/')) {
-    if (method !== 'POST') return NOT_FOUND;
-    const name = route.slice('faults/'.length);
-    const argNames = Object.hasOwn(FAULT_ARGUMENTS, name) ? FAULT_ARGUMENTS[name]! : undefined;
-    if (argNames === undefined) throw new FaultError(`unknown fault method '${name}'; known: ${Object.keys(FAULT_ARGUMENTS).join(', ')}`);
-    const args = argumentsOf(body, argNames);
-    const fn = (sim.faults as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
-    return fn.apply(sim.faults, args);
-  }
+  if (route.startsWith('faults/')) return faultRoute(sim.faults, method, route.slice('faults/'.length), body);
   if (route.startsWith('market/')) {
     if (method !== 'POST') return NOT_FOUND;
     const name = route.slice('market/'.length);
@@ -179,7 +155,7 @@ function dispatch(sim: ControlHost, method: string, route: string, body: string)
       sim.reset();
       return null;
     case 'POST advance-time': {
-      const [ms] = argumentsOf(body, ['ms']);
+      const { ms } = argumentsOf(body, ['ms']);
       if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) throw new FaultError('ms must be a non-negative integer');
       try {
         sim.advanceTime(ms);
@@ -193,27 +169,54 @@ function dispatch(sim: ControlHost, method: string, route: string, body: string)
   }
 }
 
-/** The JSON body's named arguments in call order; missing or unknown names are refused. */
-function argumentsOf(body: string, names: readonly string[]): unknown[] {
+/** `/sim/v1/faults/...`: the rule routes of API.md 3.1, then one route per fault method. */
+function faultRoute(faults: Faults, method: string, name: string, body: string): unknown {
+  if (name === 'rules') {
+    if (method === 'GET') return faults.rules();
+    if (method !== 'POST') return NOT_FOUND;
+    // use() checks every field of what it is given, as for an in-process caller without types.
+    const rule: unknown = jsonBody(body);
+    return { id: faults.use(rule as FaultRule).id };
+  }
+  if (name.startsWith('rules/')) {
+    if (method !== 'DELETE') return NOT_FOUND;
+    const id = name.slice('rules/'.length);
+    if (!/^[1-9][0-9]{0,15}$/.test(id) || !faults.removeRule(Number(id))) throw new FaultError(`no fault rule with id '${id}'`);
+    return null;
+  }
+  if (name === 'endpoints') return method === 'GET' ? faults.endpoints() : NOT_FOUND;
+  if (method !== 'POST') return NOT_FOUND;
+  const call = faultMethod(name);
+  if (call === undefined) throw new FaultError(`unknown fault method '${name}'; known: ${Object.keys(FAULT_METHODS).join(', ')}`);
+  return call.invoke(faults, argumentsOf(body, call.args));
+}
+
+/** The JSON body's named arguments; missing or unknown names are refused. */
+function argumentsOf(body: string, names: readonly string[]): Record<string, unknown> {
   const given = namedArguments(body, names);
   const missing = names.filter((n) => given[n] === undefined);
   if (missing.length > 0) throw new FaultError(`missing argument '${missing[0]}'`);
-  return names.map((n) => given[n]);
+  return given;
 }
 
 /** The JSON body as an object of named arguments; unknown names are refused. */
 function namedArguments(body: string, names: readonly string[]): Record<string, unknown> {
+  const given = jsonBody(body, 'the body must be a JSON object of named arguments');
+  const unknown = Object.keys(given).filter((k) => !names.includes(k));
+  if (unknown.length > 0) throw new FaultError(`unknown argument '${unknown[0]}'; expected ${names.length === 0 ? 'none' : names.join(', ')}`);
+  return given;
+}
+
+/** The body as a JSON object (empty = {}); anything else is refused with `refusal`. */
+function jsonBody(body: string, refusal = 'the body must be a JSON object (the fault rule)'): Record<string, unknown> {
   let parsed: unknown = {};
   if (body.trim() !== '') {
     try {
       parsed = JSON.parse(body);
     } catch {
-      throw new FaultError('the body must be a JSON object of named arguments');
+      throw new FaultError(refusal);
     }
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FaultError('the body must be a JSON object of named arguments');
-  const given = parsed as Record<string, unknown>;
-  const unknown = Object.keys(given).filter((k) => !names.includes(k));
-  if (unknown.length > 0) throw new FaultError(`unknown argument '${unknown[0]}'; expected ${names.length === 0 ? 'none' : names.join(', ')}`);
-  return given;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FaultError(refusal);
+  return parsed as Record<string, unknown>;
 }

@@ -9,6 +9,7 @@ import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import { apiError, isApiError } from '../core/errors.ts';
+import type { ReplyFault } from '../faults/rules.ts';
 import type { Outbox } from './outbox.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -30,8 +31,6 @@ export interface RestOptions {
   readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
   /** Observes every API reply (stats). */
   readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
-  /** Requests swallowed while REST is unresponsive (fault); released when it is switched off. */
-  readonly held?: Set<ServerResponse>;
 }
 
 export function createRestHandler(options: RestOptions): (req: IncomingMessage, res: ServerResponse) => void {
@@ -47,13 +46,10 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     readBody(req, (body) => {
       if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
       if (options.extraRoutes?.(req, res, path, body)) return;
-      if (service.faults.restUnresponsive && options.held !== undefined) {
-        // set_rest_unresponsive: no reply at all, the request is not carried out (spec 4.5).
-        options.held.add(res);
-        res.once('close', () => options.held!.delete(res));
-        return;
-      }
       const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
+      // A fault rule may hold the request unanswered and not carried out (set_rest_unresponsive).
+      const held = service.faults.arrival(endpoint, 'rest');
+      if (held !== null) return void res.once('close', held.hold(() => res.destroy()));
       if (endpoint === undefined) {
         const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
         const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
@@ -63,16 +59,37 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       let reply: Reply;
       try {
         const params = parseRestParams(query, body);
-        reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey') });
+        reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey'), transport: 'rest' });
       } catch (error) {
         if (!isApiError(error)) throw error;
         reply = service.error(error, service.clock.now(), endpoint);
       }
       options.onReply?.(endpoint.id, reply);
-      send(res, reply);
-      options.outbox.publish(reply.events);
+      const fault = service.faults.replyFault(endpoint, 'rest');
+      if (fault.delayMs === 0 && fault.outcome === 'send') {
+        send(res, reply);
+        options.outbox.publish(reply.events);
+      } else {
+        replyWithFault(res, reply, fault, options.outbox);
+      }
     });
   };
+}
+
+/**
+ * A reply a fault rule acts on (API.md 3.1): after `delayMs` (the held reply keeps the events it caused and publishes them then), or
+ * never (`swallow`: the connection stays open until the rule is removed), or the connection
+ * closes instead (`close`). The request was carried out either way.
+ */
+function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox): void {
+  const finish = () => {
+    if (fault.outcome === 'send') send(res, reply);
+    else if (fault.outcome === 'close') res.destroy();
+    else res.once('close', fault.hold(() => res.destroy()));
+    outbox.publish(reply.events);
+  };
+  if (fault.delayMs === 0) return finish();
+  setTimeout(finish, fault.delayMs).unref();
 }
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {

@@ -4,7 +4,7 @@
 // is serialized once; only the thin wrapper differs per sink.
 
 import type { EventWire } from '../api/event-wire.ts';
-import type { FaultState } from '../api/fault-state.ts';
+import type { FaultRules } from '../faults/rules.ts';
 import type { CoreEvent } from '../core/types.ts';
 import type { Peer } from './ws-peer.ts';
 
@@ -17,7 +17,7 @@ export class UserStreams {
   private readonly sinks = new Set<UserSink>();
   constructor(
     private readonly wire: EventWire,
-    private readonly faults: FaultState,
+    private readonly faults: FaultRules,
   ) {}
 
   add(sink: UserSink): void {
@@ -72,7 +72,7 @@ export class UserStreams {
     if (payloads.length === 0) return;
     if (this.faults.userStreamMuted) return;
     for (const p of payloads) {
-      const times = this.faults.take('duplicateUserEvent') ? 2 : 1;
+      const times = this.faults.duplicateThisEvent() ? 2 : 1;
       for (const sink of this.sinks) {
         const frame = wrap(sink, p);
         for (let i = 0; i < times; i++) sink.peer.send(frame);

@@ -88,17 +88,23 @@ export class WsApiConnection implements ConnectionControl {
         apiKey: ownKey ?? this.session?.apiKey,
         sessionAuthenticated,
         connection: this,
+        transport: 'ws-api',
       });
     } catch (error) {
       if (!isApiError(error)) throw error;
       reply = service.error(error, service.clock.now(), endpoint);
     }
     this.hooks.onReply?.(endpoint.id, reply);
-    const faults = service.faults;
-    // swallow_next_ws_api_responses: carried out, but no reply (spec 4.5).
-    const frame = faults.take('swallowWsApi') ? null : this.replyFrame(idJson, reply, endpoint, returnRateLimits);
-    // set_ack_delay_ms delays the replies of order changes, with their user events (spec 4.5).
-    const delay = endpoint.changesOrders ? faults.ackDelayMs : 0;
+    // Fault rules: the reply may be lost (swallow_next_ws_api_responses), the connection closed
+    // instead, or the reply delayed with its user events (set_ack_delay_ms); it was carried out.
+    const fault = service.faults.replyFault(endpoint, 'ws-api');
+    if (fault.outcome === 'close') {
+      this.peer.terminate();
+      this.hooks.outbox.publish(reply.events);
+      return;
+    }
+    const frame = fault.outcome === 'swallow' ? null : this.replyFrame(idJson, reply, endpoint, returnRateLimits);
+    const delay = fault.delayMs;
     if (delay === 0 && this.outgoing.length === 0) {
       if (frame !== null) this.send(frame);
       this.hooks.outbox.publish(reply.events);

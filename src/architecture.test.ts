@@ -1,0 +1,214 @@
+// The architecture's rules, checked (ARCHITECTURE.md rules 1, 8 and 11; issue 14 "Rules
+// checked"), the way Playwright's DEPS.list + check_deps.js keep its layers: every import of
+// every source file under src/ (tests aside) is read with the TypeScript parser and checked
+// against ONE table of layers, bottom first, each naming what it may import. Also:
+// - the core is pure: no node:*, no package but pure-rand, nothing outside src/core but the
+//   Config *types*, no Date, timers, Math.random, performance, process or console;
+// - a shipped file imports only node:* and the package's dependencies and peers (a
+//   devDependency would be missing in a user's install);
+// - no file reaches into a dependency's private fields (`x._socket`).
+// Exceptions that exist today are in ALLOWED_VIOLATIONS, each with its reason; the list only
+// shrinks: an entry that no longer matches anything fails the test too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+const SRC = dirname(new URL(import.meta.url).pathname);
+const ROOT = resolve(SRC, '..');
+
+interface Layer {
+  /** Name used in the table and in messages. */
+  readonly name: string;
+  /** Files of the layer: paths relative to src/, a folder ending in '/'. */
+  readonly files: readonly string[];
+  /** Layers this one may import (its own files always). Only layers above it in the table. */
+  readonly imports: readonly string[];
+}
+
+/**
+ * The layers, bottom first (from the imports as built; ARCHITECTURE.md "Layout").
+ * - `client` sits low: it needs only the endpoint table of `api` (which WS API methods are
+ *   signed), and the server's handles throw its SpotSimError (market, control API).
+ * - `market` (sim.market) is a handle over the running server; `net` serves it through the
+ *   control API. `faults` is low: its rules are consulted by `api` and `net`, and what it does
+ *   to connections goes through a host interface the simulator wires up.
+ */
+const LAYERS: readonly Layer[] = [
+  { name: 'support', files: ['package-root.ts'], imports: [] },
+  { name: 'config', files: ['config/'], imports: [] },
+  { name: 'core', files: ['core/'], imports: ['config'] }, // Config types only (see checkCorePurity)
+  // Fault rules (API.md 3.1): decided at named points of the api/net pipeline, so below both.
+  { name: 'faults', files: ['faults/'], imports: ['config', 'core'] },
+  { name: 'api', files: ['api/'], imports: ['config', 'core', 'faults'] },
+  { name: 'client', files: ['client/'], imports: ['api'] },
+  { name: 'market', files: ['market.ts'], imports: ['core', 'client'] },
+  { name: 'net', files: ['net/'], imports: ['config', 'core', 'api', 'client', 'market', 'faults'] },
+  { name: 'stats', files: ['stats.ts', 'journal.ts'], imports: ['core', 'api'] },
+  { name: 'simulator', files: ['simulator.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats'] },
+  { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator'] },
+  // Rule 8: the fixture is a user; it imports only the public surface.
+  { name: 'fixture', files: ['fixture/'], imports: ['index'] },
+  { name: 'entries', files: ['main.ts', 'playwright.ts'], imports: ['support', 'config', 'index'] },
+];
+
+/** Packages the core may import (randomness comes from one seeded generator). */
+const CORE_PACKAGES = ['pure-rand'];
+/** Globals the core must not use: wall clock, timers, randomness, the process, logging. */
+const CORE_FORBIDDEN_GLOBALS = ['Date', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'performance', 'process', 'console'];
+
+/**
+ * Violations that exist today, each `file -> what` with the reason it is tolerated. Remove an
+ * entry when its cause is fixed (a stale entry fails the test).
+ */
+const ALLOWED_VIOLATIONS: ReadonlyMap<string, string> = new Map([
+  // A test helper of the core's unit tests: it resolves a configuration tree (config/index.ts
+  // reads files). Production core files import only the Config types.
+  ['core purity: core/test-support.ts -> config/index.ts', 'unit-test helper of the core (builds a Config); not imported by core code'],
+  // ws 8 exposes no public way to read a peer's queued bytes below the WebSocket (bufferedAmount
+  // counts only what ws itself holds); the slow-consumer rule needs the socket's writableLength.
+  ['private field: net/ws-peer.ts ._socket', "reads ws's socket to measure the kernel-side send queue (slow consumers)"],
+]);
+
+interface ImportRef {
+  readonly specifier: string;
+  readonly typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(path);
+  }
+  return out.sort();
+}
+
+function parse(path: string): ts.SourceFile {
+  return ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+}
+
+/** Static imports and re-exports, `import()` calls and `import x = require()`. */
+function importsOf(file: ts.SourceFile): ImportRef[] {
+  const out: ImportRef[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const typeOnly = clause !== undefined && (clause.isTypeOnly || (clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+      out.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] !== undefined && ts.isStringLiteral(node.arguments[0])) {
+      out.push({ specifier: node.arguments[0].text, typeOnly: false });
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      out.push({ specifier: node.moduleReference.expression.text, typeOnly: node.isTypeOnly });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+/** The layer of a path relative to src/ (undefined: not in the table). */
+function layerOf(rel: string): Layer | undefined {
+  return LAYERS.find((l) => l.files.some((f) => (f.endsWith('/') ? rel.startsWith(f) : rel === f)));
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** Every violation in the tree under `srcDir`, as `rule: file -> what` lines. */
+export function findViolations(srcDir: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; dependencies?: object; peerDependencies?: object };
+  const shippedPackages = new Set([pkg.name, ...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+  const violations: string[] = [];
+  for (const path of sourceFiles(srcDir)) {
+    const rel = relative(srcDir, path);
+    const layer = layerOf(rel);
+    if (layer === undefined) {
+      violations.push(`layers: ${rel} is in no layer of the table`);
+      continue;
+    }
+    const file = parse(path);
+    for (const ref of importsOf(file)) {
+      const { specifier } = ref;
+      if (specifier.startsWith('.')) {
+        const target = relative(srcDir, resolve(dirname(path), specifier));
+        const to = layerOf(target);
+        if (to === undefined) violations.push(`layers: ${rel} -> ${target} (outside the table)`);
+        else if (to !== layer && !layer.imports.includes(to.name)) violations.push(`layers: ${rel} -> ${target}`);
+        if (layer.name === 'core' && to !== layer && !(ref.typeOnly && target === 'config/types.ts')) violations.push(`core purity: ${rel} -> ${target}`);
+      } else if (specifier.startsWith('node:')) {
+        if (layer.name === 'core') violations.push(`core purity: ${rel} -> ${specifier}`);
+      } else {
+        const name = packageName(specifier);
+        if (layer.name === 'core' && !CORE_PACKAGES.includes(name)) violations.push(`core purity: ${rel} -> ${specifier}`);
+        if (!shippedPackages.has(name)) violations.push(`packages: ${rel} -> ${specifier} (not a dependency or peer of the package)`);
+      }
+    }
+    if (layer.name === 'core') violations.push(...impureUses(file, rel));
+    violations.push(...privateFieldUses(file, rel));
+  }
+  return violations;
+}
+
+/** Uses of the forbidden globals (and Math.random) in a core file. */
+function impureUses(file: ts.SourceFile, rel: string): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'Math' && node.name.text === 'random') {
+      out.push(`core purity: ${rel} uses Math.random (line ${line(file, node)})`);
+    } else if (ts.isIdentifier(node) && CORE_FORBIDDEN_GLOBALS.includes(node.text) && isGlobalReference(node)) {
+      out.push(`core purity: ${rel} uses ${node.text} (line ${line(file, node)})`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return out;
+}
+
+/** False for an identifier that is a property name, a member or a declaration's own name. */
+function isGlobalReference(id: ts.Identifier): boolean {
+  const parent = id.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === id) return false;
+  if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isPropertySignature(parent) || ts.isMethodSignature(parent)) && parent.name === id) return false;
+  if (ts.isQualifiedName(parent) && parent.right === id) return false;
+  return true;
+}
+
+/** `x._name` or `x['_name']`: a dependency's private field (no source file here uses `_` names). */
+function privateFieldUses(file: ts.SourceFile, rel: string): string[] {
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && node.name.text.startsWith('_')) out.push(`private field: ${rel} .${node.name.text}`);
+    else if (ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression) && node.argumentExpression.text.startsWith('_')) out.push(`private field: ${rel} .${node.argumentExpression.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return [...new Set(out)];
+}
+
+function line(file: ts.SourceFile, node: ts.Node): number {
+  return file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+}
+
+test('every layer of the table names only layers below it', () => {
+  LAYERS.forEach((layer, i) => {
+    for (const name of layer.imports) {
+      const j = LAYERS.findIndex((l) => l.name === name);
+      assert.ok(j >= 0 && j < i, `${layer.name} may import ${name}, which is not below it in the table`);
+    }
+  });
+});
+
+test('imports point down the layers, the core is pure, shipped files import only dependencies, no private fields of dependencies', () => {
+  const found = findViolations(SRC);
+  const unexpected = found.filter((v) => !ALLOWED_VIOLATIONS.has(v));
+  assert.deepEqual(unexpected, [], `new violations (fix them, or add them to ALLOWED_VIOLATIONS with a reason):\n${unexpected.join('\n')}`);
+  const stale = [...ALLOWED_VIOLATIONS.keys()].filter((v) => !found.includes(v));
+  assert.deepEqual(stale, [], `allowed violations that no longer occur (remove them from ALLOWED_VIOLATIONS):\n${stale.join('\n')}`);
+});
