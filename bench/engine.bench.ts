@@ -1,5 +1,5 @@
 // Engine benchmark: one seeded op stream (about 70% limit place, 25% cancel, 5% market) replayed
-// through spot-sim's core (counterparty entry points: no account ledger) and through the npm
+// through spot-sim's core (Exchange.submit of counterparty commands: no account ledger) and through the npm
 // package `nodejs-order-book`, in one process. Reports the median ops/s of 5 interleaved runs
 // for a shallow book (~1k resting orders) and a deep one (~250k resting orders), the ratio, and
 // the heap bytes per resting order. It only prints (and writes bench/results/engine.json): it
@@ -26,7 +26,7 @@
 // passive (non-crossing, uniformly spread over `spread` ticks on their side of a fixed mid) or
 // aggressive (a few ticks through the mid, so they cross and fill); the share of aggressive
 // limits follows the oracle's resting count so the book stays near its target size. Ids: op
-// index i <-> our book key (returned by counterpartyOrder) <-> their string id String(i).
+// index i <-> our book key (the counterpartyLimit command's result) <-> their string id String(i).
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -37,6 +37,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
 import { resolveConfig } from '../src/config/index.ts';
 import { Exchange } from '../src/core/exchange.ts';
+import { depthSnapshot } from '../src/core/queries.ts';
 import { runInfo, flag, median } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -85,8 +86,13 @@ function newExchange(): { ex: Exchange; sym: number; mid: number } {
   const ex = new Exchange(config, T0);
   const inst = ex.instrument(SYMBOL);
   if (inst === undefined) throw new Error(`${SYMBOL} is not configured`);
-  ex.takeEvents(T0);
   return { ex, sym: inst.index, mid: inst.startMid };
+}
+
+/** Cancels a counterparty order by book key; whether it was still resting. */
+function cancelled(ex: Exchange, key: number, now: number): boolean {
+  const outcome = ex.submit({ type: 'counterpartyCancel', now, key });
+  return outcome.ok && outcome.value;
 }
 
 // ------------------------------------------------------------------ seeded op stream
@@ -178,7 +184,8 @@ function generate(s: Scenario): OpStream {
     price[i] = px;
     qty[i] = q;
     ids[i] = String(i);
-    const key = oracle.counterpartyOrder(sym, sd === BUY ? 'BUY' : 'SELL', px, q, now);
+    const placed = oracle.submit({ type: 'counterpartyLimit', now, symbolIndex: sym, side: sd === BUY ? 'BUY' : 'SELL', price: px, lots: q });
+    const key = placed.ok ? placed.value : 0;
     keyOf[i] = key;
     if (key !== 0) live.push(i);
   };
@@ -187,11 +194,10 @@ function generate(s: Scenario): OpStream {
     const sd = rnd.below(2);
     const d = 1 + rnd.below(s.spread);
     placeLimit(i, sd, sd === BUY ? mid - d : mid + d, rnd.range(1, 10));
-    oracle.takeEvents(now);
   }
 
   for (let i = prefill; i < length; i++) {
-    const resting = oracle.counterpartyRestingCount(sym);
+    const resting = oracle.state.counterpartyResting[sym]!.length;
     const u = rnd.below(100);
     if (u < 70) {
       nLimit++;
@@ -216,7 +222,7 @@ function generate(s: Scenario): OpStream {
         t = live[j]!;
         live[j] = live[live.length - 1]!;
         live.pop();
-        if (oracle.counterpartyCancel(keyOf[t]!)) {
+        if (cancelled(oracle, keyOf[t]!, now)) {
           hit = true;
           break;
         }
@@ -224,7 +230,7 @@ function generate(s: Scenario): OpStream {
       if (t < 0) t = rnd.below(prefill); // nothing to pick from: a (likely) not-found cancel
       if (!hit) {
         nGone++;
-        oracle.counterpartyCancel(keyOf[t]!); // no-op unless it still rests
+        cancelled(oracle, keyOf[t]!, now); // no-op unless it still rests
       }
       target[i] = t;
     } else {
@@ -232,9 +238,8 @@ function generate(s: Scenario): OpStream {
       kind[i] = MARKET;
       side[i] = rnd.below(2);
       qty[i] = rnd.range(1, 50);
-      oracle.counterpartyMarket(sym, side[i] === BUY ? 'BUY' : 'SELL', qty[i]!, now);
+      oracle.submit({ type: 'counterpartyTake', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: null, lots: qty[i]! });
     }
-    oracle.takeEvents(now);
     if (resting < rMin) rMin = resting;
     if (resting > rMax) rMax = resting;
     rSum += resting;
@@ -251,7 +256,7 @@ function generate(s: Scenario): OpStream {
     target,
     ids,
     mix: { limit: nLimit / n, cancel: nCancel / n, market: nMarket / n, aggressive: nAggressive / Math.max(1, nLimit), cancelsOfGone: nGone / Math.max(1, nCancel) },
-    resting: { min: rMin, max: rMax, mean: rSum / n, end: oracle.counterpartyRestingCount(sym) },
+    resting: { min: rMin, max: rMax, mean: rSum / n, end: oracle.state.counterpartyResting[sym]!.length },
   };
 }
 
@@ -295,10 +300,13 @@ function runOurs(st: OpStream): RunResult {
     for (let i = from; i < to; i++) {
       const now = T0 + i;
       const k = kind[i];
-      if (k === LIMIT) keys[i] = ex.counterpartyOrder(sym, side[i] === BUY ? 'BUY' : 'SELL', price[i]!, qty[i]!, now);
-      else if (k === CANCEL) ex.counterpartyCancel(keys[target[i]!]!);
-      else ex.counterpartyMarket(sym, side[i] === BUY ? 'BUY' : 'SELL', qty[i]!, now);
-      const evs = ex.takeEvents(now);
+      let evs;
+      if (k === LIMIT) {
+        const placed = ex.submit({ type: 'counterpartyLimit', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: price[i]!, lots: qty[i]! });
+        if (placed.ok) keys[i] = placed.value;
+        evs = placed.events;
+      } else if (k === CANCEL) evs = ex.submit({ type: 'counterpartyCancel', now, key: keys[target[i]!]! }).events;
+      else evs = ex.submit({ type: 'counterpartyTake', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: null, lots: qty[i]! }).events;
       if (count) {
         events += evs.length;
         for (let e = 0; e < evs.length; e++) {
@@ -317,7 +325,7 @@ function runOurs(st: OpStream): RunResult {
   const t0 = process.hrtime.bigint();
   const r = replay(st.prefill, st.length, true);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const snap = ex.depthSnapshot(SYMBOL, Number.MAX_SAFE_INTEGER, 'live');
+  const snap = depthSnapshot(ex.state, SYMBOL, Number.MAX_SAFE_INTEGER, 'live');
   if ('code' in snap) throw new Error('depth snapshot failed');
   return {
     opsPerSec: (st.length - st.prefill) / seconds,
@@ -394,11 +402,10 @@ function heapOurs(): number {
   for (let i = 0; i < HEAP_ORDERS; i++) {
     const buy = rnd.below(2) === 0;
     const d = 1 + rnd.below(HEAP_SPREAD);
-    ex.counterpartyOrder(sym, buy ? 'BUY' : 'SELL', buy ? mid - d : mid + d, rnd.range(1, 10), T0);
-    ex.takeEvents(T0);
+    ex.submit({ type: 'counterpartyLimit', now: T0, symbolIndex: sym, side: buy ? 'BUY' : 'SELL', price: buy ? mid - d : mid + d, lots: rnd.range(1, 10) });
   }
   const after = heapUsed();
-  if (ex.counterpartyRestingCount(sym) !== HEAP_ORDERS) throw new Error('heap test: some orders did not rest');
+  if (ex.state.counterpartyResting[sym]!.length !== HEAP_ORDERS) throw new Error('heap test: some orders did not rest');
   return (after - before) / HEAP_ORDERS;
 }
 

@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { startSimulator, type SimConfigInput, type Simulator } from '../src/index.ts';
 import { envNumber, flag, percentile, runInfo, writeResults } from './support.ts';
+import { placeOrder } from '../src/api/orders.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = join(ROOT, 'bench', 'results', 'reset.json');
@@ -80,7 +81,7 @@ async function typicalTest(sim: Simulator, i: number): Promise<void> {
     const order = k % 2 === 0
       ? { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: String(50_000 + k), quantity: '0.001' }
       : { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' };
-    sim.exchange.placeOrder(order, now);
+    placeOrder(sim.exchange, order, now);
   }
   for (let k = 0; k < 5; k++) sim.market.place({ symbol: 'ETHUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: String(3_100 + k + (i % 7)), quantity: '0.5' });
   sim.service.listenKeys.create(now);

@@ -54,6 +54,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startSimulator, type SimConfigInput, type Simulator } from '../src/index.ts';
 import { MAX_BUFFERED_BYTES } from '../src/net/ws-peer.ts';
+import { invariantViolations } from '../src/core/invariants.ts';
 import type {
   AbuseResult,
   ChurnResult,
@@ -682,7 +683,7 @@ try {
   const trades = await Promise.all(clients.map((c) => c.run<TradeResult>({ kind: 'trade-stop', settleSeconds: SETTLE_SECONDS })));
   const ping = await clients[0]!.run<PingResult>({ kind: 'ping-stop' });
   const p4Md = await mdStatus(clients);
-  const violations = sim.exchange.invariantViolations();
+  const violations = invariantViolations(sim.exchange.state);
   const finalStats = sim.stats();
   const rss = samples.map((s) => s.rssMB);
   const heap = samples.map((s) => s.heapUsedMB);
@@ -708,7 +709,7 @@ try {
     Math.max(...rss) - rss[0]! < 64 && heapAfterGcMB.last - heapAfterGcMB.first < 16,
     `RSS ${fmtMB(rss[0]!)} -> ${fmtMB(rss.at(-1)!)} (max ${fmtMB(Math.max(...rss))}), heap after GC ${fmtMB(heapAfterGcMB.first)} -> ${fmtMB(heapAfterGcMB.last)} over ${MINUTES} min`,
   );
-  check('P4 invariants hold', violations.length === 0, violations.length === 0 ? 'sim.exchange.invariantViolations() is empty' : violations.slice(0, 5).join('; '));
+  check('P4 invariants hold', violations.length === 0, violations.length === 0 ? 'invariantViolations(sim.exchange.state) is empty' : violations.slice(0, 5).join('; '));
   check('ping succeeded throughout (P1..P4)', ping.failed === 0 && ping.ok > 0, `${fmtInt(ping.ok)} ok, ${ping.failed} failed; longest stretch without a success ${fmtMs(ping.longestGapMs)}`);
   const expectedCuts = cut0 + apiCut + mdSlow.cutByCap();
   check('no slow-consumer cut besides P2', finalStats.slowConsumersDisconnected === expectedCuts, `slowConsumersDisconnected ${finalStats.slowConsumersDisconnected} (expected ${expectedCuts})`);

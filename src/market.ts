@@ -1,19 +1,38 @@
 // `sim.market` (API.md section 8): the scripted counterparty flow, in process and synchronous.
-// Each call runs in the core (src/core/scripted-market.ts: the generator's entry points, the
-// account's validation) at the server's current time, and what it caused (the account's
+// Each call is checked at the edge (src/api/scripted-orders.ts, as an account order's
+// parameters) and runs in the core (src/core/scripted-market.ts, through the same `submit` as
+// the generator's commands) at the server's current time, and what it caused (the account's
 // execution reports, public trades, balance updates) is published at once, as after any order
 // the generator places. Bad input throws the SpotSimError the typed client throws for the same
 // refusal: the reference exchange's HTTP status, code and message.
 
 import { SpotSimError } from './client/errors.ts';
-import type { Outcome } from './core/exchange.ts';
-import type { ScriptedMarket, ScriptedOrder } from './core/scripted-market.ts';
+import type { Outcome } from './core/commands.ts';
 import type { CoreEvent } from './core/types.ts';
 
-export type { ScriptedOrder } from './core/scripted-market.ts';
+/** A scripted counterparty order (decimal strings, as an account order's parameters). */
+export interface ScriptedOrder {
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly type: 'LIMIT' | 'LIMIT_MAKER' | 'MARKET';
+  /** LIMIT only: GTC rests what does not trade, IOC and FOK never rest. */
+  readonly timeInForce?: 'GTC' | 'IOC' | 'FOK';
+  /** LIMIT and LIMIT_MAKER. */
+  readonly price?: string;
+  readonly quantity: string;
+}
+
+/** The scripted market's edge (src/api/scripted-orders.ts): checks the arguments, runs them. */
+export interface ScriptedCalls {
+  place(input: unknown, now: number): Outcome<number>;
+  cancel(symbol: unknown, id: unknown, now: number): Outcome<boolean>;
+  cancelAll(symbol: unknown, now: number): Outcome<number>;
+  setMid(symbol: unknown, price: unknown, now: number): Outcome<null>;
+}
 
 export interface MarketHost {
-  readonly scripted: ScriptedMarket;
+  /** The current core's scripted market (a reset replaces it). */
+  readonly scripted: ScriptedCalls;
   now(): number;
   publish(events: CoreEvent[]): void;
 }
@@ -49,7 +68,7 @@ export class Market {
    * orders come around it. Orders already resting stay where they are (`cancelAll` clears them).
    */
   setMid(symbol: string, price: string): void {
-    this.run(() => this.host.scripted.setMid(symbol, price));
+    this.run((now) => this.host.scripted.setMid(symbol, price, now));
   }
 
   private run<T>(call: (now: number) => Outcome<T>): T {

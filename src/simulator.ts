@@ -13,16 +13,19 @@ import { loadConfig } from './config/index.ts';
 import type { Config, SimConfigInput } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
-import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
+import type { CoreEvent } from './core/types.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
+import { Outbox, type BatchListener, type EventListener } from './net/outbox.ts';
 import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
 import { Faults } from './faults/controller.ts';
 import { Market } from './market.ts';
-import { ScriptedMarket } from './core/scripted-market.ts';
+import { ScriptedOrders } from './api/scripted-orders.ts';
+import { fillOpenOrder } from './api/orders.ts';
+import { openClientOrderIds, openOrderCount } from './core/queries.ts';
 import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
@@ -43,8 +46,12 @@ export interface SimulatorUrls {
   readonly wss: string;
 }
 
-export type EventListener = (events: readonly CoreEvent[]) => void;
-export type BatchListener = (batch: { diffs: readonly DepthDiff[]; touches: readonly Touch[] }) => void;
+export type { BatchListener, EventListener } from './net/outbox.ts';
+
+/** Holds the exchange core; `reset()` puts a fresh one in (everyone reads it through here). */
+interface CoreRef {
+  current: Exchange;
+}
 
 export class Simulator {
   readonly urls: SimulatorUrls;
@@ -53,9 +60,8 @@ export class Simulator {
   readonly faults: Faults;
   /** The scripted counterparty flow (API.md section 8): place, cancel, cancelAll, setMid. */
   readonly market: Market;
-  private readonly scripted: ScriptedMarket;
-  private readonly eventListeners = new Set<EventListener>();
-  private readonly batchListeners = new Set<BatchListener>();
+  /** The current core's scripted market (rebuilt with the core on reset). */
+  private scripted: ScriptedOrders;
   private driver: NodeJS.Timeout | null = null;
   private lastFlush: number;
   private stopped: Promise<void> | null = null;
@@ -64,11 +70,13 @@ export class Simulator {
 
   private constructor(
     readonly config: Config,
-    readonly exchange: Exchange,
+    /** The exchange core, by a reference `reset()` replaces with a fresh one. */
+    private readonly core: CoreRef,
     readonly service: Service,
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
     readonly gateway: WsGateway,
+    private readonly outbox: Outbox,
   ) {
     const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
     this.ports = { http: listeners.httpPort, https: listeners.httpsPort };
@@ -80,12 +88,11 @@ export class Simulator {
     };
     this.credentials = { apiKey: config.sim.account.api_key, apiSecret: config.sim.account.api_secret };
     this.lastFlush = clock.now();
-    this.statistics = new Stats(exchange);
-    this.onEvents((events) => this.statistics.recordEvents(events));
-    this.onDepthBatch((batch) => this.statistics.recordBatch(batch));
-    this.onEvents((events) => gateway.publishEvents(events));
-    this.onDepthBatch((batch) => gateway.publishBatch(batch.diffs, batch.touches));
-    this.onEvents((events) => this.journalEvents(events));
+    this.statistics = new Stats(() => core.current);
+    outbox.observe((events) => this.statistics.recordEvents(events));
+    outbox.observeBatches((batch) => this.statistics.recordBatch(batch));
+    outbox.observe((events) => this.journalEvents(events));
+    outbox.connect(gateway);
     gateway.attach(listeners.http);
     gateway.attach(listeners.https);
     for (const server of [listeners.http, listeners.https]) {
@@ -96,7 +103,10 @@ export class Simulator {
     }
     this.faults = new Faults({
       rules: service.faults,
-      exchange,
+      get exchange() {
+        return core.current;
+      },
+      fillOpenOrder: (orderId, qty, now) => fillOpenOrder(core.current, orderId, qty, now),
       dropConnections: (kinds) => gateway.dropConnections(kinds),
       sendMalformedFrames: (kinds) => gateway.sendMalformedFrames(kinds),
       expireListenKeys: () => {
@@ -106,13 +116,20 @@ export class Simulator {
         return keys.length;
       },
       now: () => clock.now(),
-      publish: (events) => this.publish(events),
+      publish: (events) => outbox.publish(events),
       setClockOffsetMs: (ms) => this.setClockOffsetMs(ms),
       configuredOffsetMs: config.sim.clock_offset_ms,
     });
     this.faults.schedule(config.sim.faults, this.baseTime());
-    this.scripted = new ScriptedMarket(exchange);
-    this.market = new Market({ scripted: this.scripted, now: () => clock.now(), publish: (events) => this.publish(events) });
+    this.scripted = new ScriptedOrders(core.current);
+    const sim = this;
+    this.market = new Market({
+      get scripted() {
+        return sim.scripted;
+      },
+      now: () => clock.now(),
+      publish: (events) => outbox.publish(events),
+    });
   }
 
   static async start(options: StartOptions = {}): Promise<Simulator> {
@@ -129,11 +146,11 @@ export class Simulator {
     const clock: Clock = manual
       ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
       : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
-    const exchange = new Exchange(config, clock.now());
+    const core: CoreRef = { current: new Exchange(config, clock.now()) };
     const ed25519 = sim.account.ed25519_public_key_file;
     const service = new Service(
       config,
-      exchange,
+      () => core.current,
       clock,
       {
         apiKey: sim.account.api_key,
@@ -143,25 +160,27 @@ export class Simulator {
       (message, error) => console.error(`spot-sim: ${message}:`, error),
     );
     let simulator: Simulator | undefined;
+    // The one outbox: every transport publishes a command's events here after its response.
+    const outbox = new Outbox();
     const handler = createRestHandler({
       service,
-      publish: (events) => simulator?.publish(events),
+      outbox,
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'rest'),
       extraRoutes: createControlRoutes(() => simulator, { enabled: sim.control_api, bind: sim.bind, token: sim.control_token }),
     });
     const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
     const gateway = new WsGateway({
       service,
-      wire: new EventWire(exchange, service.wire),
+      wire: new EventWire({ instrument: (symbol) => core.current.instrument(symbol) }, service.wire),
       monotonicNow: () => performance.now(),
       heartbeatNow: manual ? () => clock.now() : () => performance.now(),
       pingIntervalMs: sim.ping_interval_ms,
       pongTimeoutMs: sim.pong_timeout_ms,
-      publish: (events) => simulator?.publish(events),
+      outbox,
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, exchange, service, clock, listeners, gateway);
+    simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
     if (!manual) {
       gateway.startHeartbeat();
       simulator.startDriver();
@@ -171,14 +190,17 @@ export class Simulator {
 
   /** Subscribes to every event the exchange produces (after each response). */
   onEvents(listener: EventListener): () => void {
-    this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+    return this.outbox.observe(listener);
   }
 
   /** Subscribes to the depth batches (one diff per changed symbol, bookTicker updates). */
   onDepthBatch(listener: BatchListener): () => void {
-    this.batchListeners.add(listener);
-    return () => this.batchListeners.delete(listener);
+    return this.outbox.observeBatches(listener);
+  }
+
+  /** The current exchange core (internal: tests and benchmarks of this repository reach it). */
+  get exchange(): Exchange {
+    return this.core.current;
   }
 
   /** Server time: wall clock + offset, or the manual clock. */
@@ -208,7 +230,7 @@ export class Simulator {
       cancels: s.cancels,
       replaces: s.replaces,
       fills: s.fills,
-      openOrders: this.exchange.openOrderCount(),
+      openOrders: openOrderCount(this.core.current.state),
       publicTrades: s.publicTrades,
       depthDiffs: s.depthDiffs,
       tickers: s.tickers,
@@ -233,8 +255,7 @@ export class Simulator {
 
   /** The client order ids of the account's open orders, oldest first. */
   openClientOrderIds(): string[] {
-    const open = this.exchange.openOrders();
-    return Array.isArray(open) ? open.map((o) => o.clientOrderId) : [];
+    return openClientOrderIds(this.core.current.state);
   }
 
   /** The recent requests, replies and events (bounded), oldest first. */
@@ -248,15 +269,15 @@ export class Simulator {
    * armed again, its timers counted from now). A manual clock goes back to its starting time.
    * Open WebSockets are closed, because update ids and order ids start over and a client must
    * resync; clients reconnect as after any drop. The fixture calls this before every test
-   * (`simIsolation: 'test'`), so it is kept cheap: the exchange is rebuilt in place.
+   * (`simIsolation: 'test'`), so it is kept cheap: a fresh core replaces the old one.
    */
   reset(): void {
     this.faults.clear();
     this.gateway.dropConnections(['market', 'api', 'user']);
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
-    this.exchange.resetTo(now);
-    this.scripted.reset();
+    this.core.current = new Exchange(this.config, now);
+    this.scripted = new ScriptedOrders(this.core.current);
     this.faults.schedule(this.config.sim.faults, this.baseTime());
     this.service.wire.clearCaches();
     this.service.limits.reset();
@@ -300,14 +321,14 @@ export class Simulator {
   private tick(maxSteps: number): void {
     const now = this.clock.now();
     this.faults.tick(now - this.clock.offsetMs);
-    const events = this.exchange.advance(now, maxSteps);
-    if (events.length > 0) this.publish(events);
+    const core = this.core.current;
+    this.outbox.publish(core.submit({ type: 'advance', now, maxSteps }).events);
     const expired = this.service.listenKeys.expire(now);
     if (expired.length > 0) this.gateway.expireListenKeys(expired, now);
     if (now - this.lastFlush >= this.config.sim.depth_update_ms) {
       this.lastFlush = now;
-      const batch = this.exchange.flushDepth(now);
-      if (batch.diffs.length > 0 || batch.touches.length > 0) for (const l of this.batchListeners) l(batch);
+      const batch = core.submit({ type: 'flushDepth', now });
+      if (batch.ok) this.outbox.publishBatch(batch.value.diffs, batch.value.touches);
     }
   }
 
@@ -316,7 +337,7 @@ export class Simulator {
     const delta = ms - this.clock.offsetMs;
     if (delta === 0) return;
     this.clock.setOffsetMs(ms);
-    this.exchange.shiftTime(delta);
+    this.core.current.submit({ type: 'shiftTime', now: this.clock.now(), deltaMs: delta });
     this.lastFlush += delta;
   }
 
@@ -342,10 +363,6 @@ export class Simulator {
         detail: `${e.executionType} ${o.symbol} ${o.side} ${o.type} orderId=${o.orderId} clientOrderId=${o.clientOrderId} status=${o.status}`,
       });
     }
-  }
-
-  private publish(events: readonly CoreEvent[]): void {
-    for (const listener of this.eventListeners) listener(events);
   }
 }
 

@@ -7,12 +7,13 @@ import { resolveConfig } from './config/index.ts';
 import { Exchange } from './core/exchange.ts';
 import { T0 } from './core/test-support.ts';
 import { Stats } from './stats.ts';
+import { placeOrder } from './api/orders.ts';
 
 test('duplicate client order ids: counted within the last N ids, forgotten beyond', () => {
   const ex = new Exchange(resolveConfig({ sim: { generator: { enabled: false } } }), T0);
-  const stats = new Stats(ex, 3);
+  const stats = new Stats(() => ex, 3);
   const place = (id: string) => {
-    const outcome = ex.placeOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: '59000', quantity: '0.001', newClientOrderId: id }, T0);
+    const outcome = placeOrder(ex, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: '59000', quantity: '0.001', newClientOrderId: id }, T0);
     assert.ok(outcome.ok, `order ${id} accepted`);
     stats.recordEvents(outcome.events);
   };

@@ -3,6 +3,7 @@
 
 import type { Reply } from './api/service.ts';
 import type { Exchange } from './core/exchange.ts';
+import { balances, bookTicker, openOrderCount } from './core/queries.ts';
 import type { CoreEvent, DepthDiff, Touch } from './core/types.ts';
 import { formatPlain, formatScaled } from './core/units.ts';
 
@@ -45,10 +46,11 @@ export class Stats {
   private minOpenOrders: number;
 
   constructor(
-    private readonly exchange: Exchange,
+    /** The current core (a reset replaces it). */
+    private readonly core: () => Exchange,
     private readonly maxRememberedIds = MAX_REMEMBERED_IDS,
   ) {
-    this.minOpenOrders = exchange.openOrderCount();
+    this.minOpenOrders = this.openOrderCount();
   }
 
   /** After a reset ids start over: earlier ids no longer count as duplicates. */
@@ -73,14 +75,14 @@ export class Stats {
   /** Starts the "since mark" counters (spec 4.5). */
   mark(): void {
     this.markBase = this.markable();
-    this.minOpenOrders = this.exchange.openOrderCount();
+    this.minOpenOrders = this.openOrderCount();
   }
 
   sinceMark() {
     const now = this.markable();
     const base = this.markBase;
     return {
-      minOpenOrders: Math.min(this.minOpenOrders, this.exchange.openOrderCount()),
+      minOpenOrders: Math.min(this.minOpenOrders, this.openOrderCount()),
       orders: now.orders - base.orders,
       cancels: now.cancels - base.cancels,
       fills: now.fills - base.fills,
@@ -134,7 +136,7 @@ export class Stats {
   }
 
   private noteOpenOrders(): void {
-    const open = this.exchange.openOrderCount();
+    const open = this.openOrderCount();
     if (open < this.minOpenOrders) this.minOpenOrders = open;
   }
 
@@ -192,7 +194,7 @@ export class Stats {
       ['cancels', this.cancels],
       ['replaces', this.replaces],
       ['fills', this.fills],
-      ['open_orders', this.exchange.openOrderCount()],
+      ['open_orders', this.openOrderCount()],
       ['public_trades', this.publicTrades],
       ['depth_diffs', this.depthDiffs],
       ['tickers', this.tickers],
@@ -207,13 +209,18 @@ export class Stats {
     return pairs.map(([k, v]) => `${k}=${v}`).join(' ');
   }
 
+  private openOrderCount(): number {
+    return openOrderCount(this.core().state);
+  }
+
   private sortedBalances() {
-    return this.exchange.balances().sort((x, y) => x.asset.localeCompare(y.asset));
+    return balances(this.core().state).sort((x, y) => x.asset.localeCompare(y.asset));
   }
 
   private touches(format: (ticks: number, decimals: number) => string) {
-    return this.exchange.instruments.map((inst) => {
-      const t = this.exchange.bookTicker(inst.symbol) as Touch;
+    const core = this.core();
+    return core.instruments.map((inst) => {
+      const t = bookTicker(core.state, inst.symbol) as Touch;
       const side = (ticks: number, qty: number) => (qty === 0 ? null : format(ticks, inst.tickDecimals));
       return { symbol: inst.symbol, bid: side(t.bidPrice, t.bidQty), ask: side(t.askPrice, t.askQty) };
     });

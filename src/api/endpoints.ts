@@ -3,46 +3,15 @@
 // transports call, so they cannot drift.
 
 import { apiError, ApiError } from '../core/errors.ts';
-import type { CancelReplaceCommand, Exchange, Outcome } from '../core/exchange.ts';
-import type { PlaceOrderCommand } from '../core/order-request.ts';
-import type { CoreEvent } from '../core/types.ts';
-import { formatScaled } from '../core/units.ts';
+import type { Touch } from '../core/types.ts';
+import { bookTicker, depthSnapshot } from '../core/queries.ts';
+import type { Endpoint, HandlerContext } from './endpoint-types.ts';
+import { commissionRates, NO_DISCOUNT, ORDER_ENDPOINTS, ZERO_RATE } from './order-endpoints.ts';
 import type { Params } from './params.ts';
-import type { Service } from './service.ts';
 import type { ConnectionControl } from './session.ts';
 
-export type Security = 'NONE' | 'API_KEY' | 'SIGNED';
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type { Endpoint, HandlerContext, HttpMethod, Security } from './endpoint-types.ts';
 
-export interface HandlerContext {
-  readonly service: Service;
-  readonly exchange: Exchange;
-  readonly now: number;
-  /** Events the command caused; the transport sends them after the response (spec 4.4). */
-  events: CoreEvent[];
-  /** The WS API connection the request came on (session and user-data methods). */
-  readonly connection?: ConnectionControl;
-}
-
-export interface Endpoint {
-  readonly id: string;
-  readonly rest?: { readonly method: HttpMethod; readonly path: string };
-  readonly ws?: string;
-  readonly security: Security;
-  weight(p: Params): number;
-  /** Places a new order: counts toward the ORDERS windows (spec 8). */
-  readonly countsOrder?: boolean;
-  /** A successful request weighs 0 (binance-facts, 2026-04-02). */
-  readonly freeOnSuccess?: boolean;
-  /** Changes the account's orders: the WS API reply `set_ack_delay_ms` delays (spec 4.5). */
-  readonly changesOrders?: boolean;
-  /** Only for an Ed25519 account: an HMAC account answers -4056 (spec 4.3, 5.3). */
-  readonly ed25519Only?: boolean;
-  /** The HTTP/WS status of a result (cancelReplace answers 200 only when both legs worked). */
-  run(ctx: HandlerContext, p: Params): unknown;
-}
-
-const RESP_TYPES = new Set(['ACK', 'RESULT', 'FULL']);
 const DEPTH_MAX_LIMIT = 5000;
 
 function depthWeight(limit: number): number {
@@ -50,44 +19,6 @@ function depthWeight(limit: number): number {
   if (limit <= 500) return 25;
   if (limit <= 1000) return 50;
   return 250;
-}
-
-/** The outcome's value, its events handed to the context; an error is thrown with its events. */
-function take<T>(ctx: HandlerContext, outcome: Outcome<T>): T {
-  ctx.events = outcome.events;
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
-}
-
-function placeCommand(p: Params): PlaceOrderCommand {
-  return {
-    symbol: p.get('symbol'),
-    side: p.get('side'),
-    type: p.get('type'),
-    timeInForce: p.get('timeInForce'),
-    quantity: p.get('quantity'),
-    price: p.get('price'),
-    newClientOrderId: p.get('newClientOrderId'),
-    selfTradePreventionMode: p.get('selfTradePreventionMode'),
-    quoteOrderQty: p.get('quoteOrderQty'),
-    stopPrice: p.get('stopPrice'),
-    icebergQty: p.get('icebergQty'),
-    trailingDelta: p.get('trailingDelta'),
-    pegPriceType: p.get('pegPriceType'),
-    pegOffsetValue: p.get('pegOffsetValue'),
-    pegOffsetType: p.get('pegOffsetType'),
-  };
-}
-
-/** newOrderRespType, or the reference default: FULL for MARKET and LIMIT, ACK otherwise. */
-function respType(p: Params): 'ACK' | 'RESULT' | 'FULL' {
-  const given = p.get('newOrderRespType');
-  if (given !== undefined) {
-    if (!RESP_TYPES.has(given)) throw apiError('INVALID_PARAMETER', 'newOrderRespType');
-    return given as 'ACK' | 'RESULT' | 'FULL';
-  }
-  const type = p.get('type');
-  return type === 'MARKET' || type === 'LIMIT' ? 'FULL' : 'ACK';
 }
 
 function symbolList(ctx: HandlerContext, p: Params): string[] | undefined {
@@ -112,20 +43,10 @@ function symbolList(ctx: HandlerContext, p: Params): string[] | undefined {
   return symbols;
 }
 
-function commissionRates(ctx: HandlerContext) {
-  const m = ctx.exchange.markets;
-  const rate = (centiBps: bigint) => formatScaled(centiBps, 6);
-  return { maker: rate(m.makerCentiBps), taker: rate(m.takerCentiBps), buyer: '0.00000000', seller: '0.00000000' };
-}
-
 function connectionOf(ctx: HandlerContext): ConnectionControl {
   if (ctx.connection === undefined) throw apiError('UNAUTHORIZED');
   return ctx.connection;
 }
-
-const ZERO_RATE = '0.00000000';
-/** The reference's discount block: no BNB discount in the simulator. */
-const NO_DISCOUNT = { enabledForAccount: false, enabledForSymbol: false, discountAsset: 'BNB', discount: ZERO_RATE } as const;
 
 function requireSymbol(ctx: HandlerContext, p: Params): string {
   const symbol = p.required('symbol');
@@ -168,7 +89,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       const symbol = requireSymbol(ctx, p);
       const limit = p.int('limit') ?? 100;
       if (limit < 1 || limit > DEPTH_MAX_LIMIT) throw apiError('INVALID_PARAMETER', 'limit');
-      const snap = ctx.exchange.depthSnapshot(symbol, limit, ctx.service.config.sim.depth_snapshot);
+      const snap = depthSnapshot(ctx.exchange.state, symbol, limit, ctx.service.config.sim.depth_snapshot);
       if (snap instanceof ApiError) throw snap;
       return ctx.service.wire.depth(symbol, snap);
     },
@@ -181,7 +102,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     weight: (p) => (p.has('symbol') ? 2 : 4),
     run: (ctx, p) => {
       const symbols = symbolList(ctx, p);
-      const ticker = (s: string) => ctx.service.wire.bookTicker(ctx.exchange.bookTicker(s) as never);
+      const ticker = (s: string) => ctx.service.wire.bookTicker(bookTicker(ctx.exchange.state, s) as Touch);
       if (p.has('symbol')) return ticker(symbols![0]!);
       return (symbols ?? ctx.exchange.instruments.map((i) => i.symbol)).map(ticker);
     },
@@ -206,146 +127,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       return { symbol, standardCommission: commissionRates(ctx), specialCommission: zero, taxCommission: zero, discount: NO_DISCOUNT };
     },
   },
-  {
-    id: 'order.place',
-    rest: { method: 'POST', path: '/api/v3/order' },
-    ws: 'order.place',
-    security: 'SIGNED',
-    changesOrders: true,
-    weight: () => 1,
-    countsOrder: true,
-    freeOnSuccess: true,
-    run: (ctx, p) => {
-      const kind = respType(p);
-      return ctx.service.wire.placed(take(ctx, ctx.exchange.placeOrder(placeCommand(p), ctx.now)), kind);
-    },
-  },
-  {
-    id: 'order.test',
-    rest: { method: 'POST', path: '/api/v3/order/test' },
-    ws: 'order.test',
-    security: 'SIGNED',
-    weight: (p) => (p.get('computeCommissionRates') === 'true' ? 20 : 1),
-    run: (ctx, p) => {
-      respType(p);
-      const error = ctx.exchange.testOrder(placeCommand(p));
-      if (error !== null) throw error;
-      if (!(p.bool('computeCommissionRates') ?? false)) return {};
-      const { maker, taker } = commissionRates(ctx);
-      const zero = { maker: ZERO_RATE, taker: ZERO_RATE };
-      return { standardCommissionForOrder: { maker, taker }, specialCommissionForOrder: zero, taxCommissionForOrder: zero, discount: NO_DISCOUNT };
-    },
-  },
-  {
-    id: 'order.status',
-    rest: { method: 'GET', path: '/api/v3/order' },
-    ws: 'order.status',
-    security: 'SIGNED',
-    weight: () => 4,
-    run: (ctx, p) => {
-      const view = ctx.exchange.getOrder(p.required('symbol'), p.int('orderId'), p.get('origClientOrderId'));
-      if (view instanceof ApiError) throw view;
-      return ctx.service.wire.order(view);
-    },
-  },
-  {
-    id: 'order.cancel',
-    rest: { method: 'DELETE', path: '/api/v3/order' },
-    ws: 'order.cancel',
-    security: 'SIGNED',
-    changesOrders: true,
-    weight: () => 1,
-    freeOnSuccess: true,
-    run: (ctx, p) => {
-      const cmd = { symbol: p.required('symbol'), orderId: p.int('orderId'), origClientOrderId: p.get('origClientOrderId'), newClientOrderId: p.get('newClientOrderId') };
-      return ctx.service.wire.cancelled(take(ctx, ctx.exchange.cancelOrder(cmd, ctx.now)));
-    },
-  },
-  {
-    id: 'order.cancelReplace',
-    rest: { method: 'POST', path: '/api/v3/order/cancelReplace' },
-    ws: 'order.cancelReplace',
-    security: 'SIGNED',
-    changesOrders: true,
-    weight: () => 1,
-    countsOrder: true,
-    freeOnSuccess: true,
-    run: (ctx, p) => {
-      const kind = respType(p);
-      const cmd: CancelReplaceCommand = {
-        ...placeCommand(p),
-        cancelReplaceMode: p.get('cancelReplaceMode'),
-        cancelOrderId: p.int('cancelOrderId'),
-        cancelOrigClientOrderId: p.get('cancelOrigClientOrderId'),
-        cancelNewClientOrderId: p.get('cancelNewClientOrderId'),
-      };
-      const outcome = ctx.exchange.cancelReplace(cmd, ctx.now);
-      ctx.events = outcome.events;
-      if (outcome.ok) return ctx.service.wire.cancelReplace(outcome.value, kind);
-      const error = outcome.error;
-      if (error.data === undefined) throw error;
-      throw new ApiError(error.name, error.msg, ctx.service.wire.cancelReplace(error.data as never, kind));
-    },
-  },
-  {
-    id: 'order.amend.keepPriority',
-    rest: { method: 'PUT', path: '/api/v3/order/amend/keepPriority' },
-    ws: 'order.amend.keepPriority',
-    security: 'SIGNED',
-    changesOrders: true,
-    weight: () => 4,
-    run: (ctx, p) => {
-      const cmd = {
-        symbol: p.required('symbol'),
-        orderId: p.int('orderId'),
-        origClientOrderId: p.get('origClientOrderId'),
-        newClientOrderId: p.get('newClientOrderId'),
-        newQty: p.required('newQty'),
-      };
-      return ctx.service.wire.amended(take(ctx, ctx.exchange.amendOrder(cmd, ctx.now)));
-    },
-  },
-  {
-    id: 'openOrders.status',
-    rest: { method: 'GET', path: '/api/v3/openOrders' },
-    ws: 'openOrders.status',
-    security: 'SIGNED',
-    weight: (p) => (p.has('symbol') ? 6 : 80),
-    run: (ctx, p) => {
-      const views = ctx.exchange.openOrders(p.get('symbol'));
-      if (views instanceof ApiError) throw views;
-      return views.map((v) => ctx.service.wire.order(v));
-    },
-  },
-  {
-    id: 'openOrders.cancelAll',
-    rest: { method: 'DELETE', path: '/api/v3/openOrders' },
-    ws: 'openOrders.cancelAll',
-    security: 'SIGNED',
-    changesOrders: true,
-    weight: () => 1,
-    freeOnSuccess: true,
-    run: (ctx, p) => ctx.service.wire.cancelledList(take(ctx, ctx.exchange.cancelAllOrders(p.required('symbol'), ctx.now))),
-  },
-  {
-    id: 'myTrades',
-    rest: { method: 'GET', path: '/api/v3/myTrades' },
-    ws: 'myTrades',
-    security: 'SIGNED',
-    weight: (p) => (p.has('orderId') ? 5 : 20),
-    run: (ctx, p) => {
-      const trades = ctx.exchange.myTrades({
-        symbol: p.required('symbol'),
-        orderId: p.int('orderId'),
-        fromId: p.int('fromId'),
-        startTime: p.int('startTime'),
-        endTime: p.int('endTime'),
-        limit: p.int('limit'),
-      });
-      if (trades instanceof ApiError) throw trades;
-      return trades.map((t) => ctx.service.wire.myTrade(t));
-    },
-  },
+  ...ORDER_ENDPOINTS,
   {
     id: 'userDataStream.start',
     rest: { method: 'POST', path: '/api/v3/userDataStream' },

@@ -12,6 +12,8 @@ import { STP_MODE, type ExecutionReport } from '../core/types.ts';
 import { formatPlain, formatScaled } from '../core/units.ts';
 import { EventWire } from './event-wire.ts';
 import { Wire, ZERO } from './wire.ts';
+import { amendOrder, cancelOrder, openOrders, placeOrder } from './orders.ts';
+import { balance } from '../core/queries.ts';
 
 /** The field list as an object, in the reference order: what the text writer must produce. */
 function reference(ex: Exchange, wire: Wire, r: ExecutionReport): string {
@@ -49,25 +51,25 @@ test('executionReport text equals the reference field list for every kind of rep
     const { inst, side, price, ...at } = tradingStep(ex, rng, now);
     now = at.now;
     const quantity = formatPlain(inst.minQty * rng.int(1, 500), inst.lotDecimals);
-    const open = ex.openOrders(inst.symbol) as { orderId: number; origQty: number }[];
+    const open = openOrders(ex, inst.symbol) as { orderId: number; origQty: number }[];
     const roll = rng.int(0, 9);
     let outcome;
-    if (roll < 4) outcome = ex.placeOrder({ symbol: inst.symbol, side, type: 'LIMIT', timeInForce: ['GTC', 'IOC', 'FOK'][rng.int(0, 2)], price, quantity }, now);
-    else if (roll < 5) outcome = ex.placeOrder({ symbol: inst.symbol, side, type: 'MARKET', quantity }, now);
-    else if (roll < 6) outcome = ex.placeOrder({ symbol: inst.symbol, side, type: 'LIMIT_MAKER', price, quantity }, now);
-    else if (open.length > 0 && roll < 8) outcome = ex.cancelOrder({ symbol: inst.symbol, orderId: open[rng.int(0, open.length - 1)]!.orderId, newClientOrderId: `cxl-${step}` }, now);
+    if (roll < 4) outcome = placeOrder(ex, { symbol: inst.symbol, side, type: 'LIMIT', timeInForce: ['GTC', 'IOC', 'FOK'][rng.int(0, 2)], price, quantity }, now);
+    else if (roll < 5) outcome = placeOrder(ex, { symbol: inst.symbol, side, type: 'MARKET', quantity }, now);
+    else if (roll < 6) outcome = placeOrder(ex, { symbol: inst.symbol, side, type: 'LIMIT_MAKER', price, quantity }, now);
+    else if (open.length > 0 && roll < 8) outcome = cancelOrder(ex, { symbol: inst.symbol, orderId: open[rng.int(0, open.length - 1)]!.orderId, newClientOrderId: `cxl-${step}` }, now);
     else if (open.length > 0) {
       const o = open[rng.int(0, open.length - 1)]!;
-      outcome = ex.amendOrder({ symbol: inst.symbol, orderId: o.orderId, newQty: formatPlain(Math.max(1, Math.floor(o.origQty / 2)), inst.lotDecimals) }, now);
+      outcome = amendOrder(ex, { symbol: inst.symbol, orderId: o.orderId, newQty: formatPlain(Math.max(1, Math.floor(o.origQty / 2)), inst.lotDecimals) }, now);
     } else continue;
     for (const e of outcome.events) {
       if (e.type === 'balances') {
         seen.add('outboundAccountPosition');
-        const B = e.assets.map((a) => {
-          const bal = ex.balance(a);
+        const B = e.balances.map(({ asset: a }) => {
+          const bal = balance(ex.state, a);
           return { a, f: formatScaled(bal.free, bal.decimals), l: formatScaled(bal.locked, bal.decimals) };
         });
-        assert.equal(events.accountPosition(e), JSON.stringify({ e: 'outboundAccountPosition', E: e.eventTime, u: ex.lastBalanceUpdate, B }));
+        assert.equal(events.accountPosition(e), JSON.stringify({ e: 'outboundAccountPosition', E: e.eventTime, u: ex.state.lastBalanceUpdate, B }));
       }
       if (e.type !== 'execution') continue;
       seen.add(e.executionType);
@@ -75,4 +77,16 @@ test('executionReport text equals the reference field list for every kind of rep
     }
   }
   for (const kind of ['NEW', 'TRADE', 'CANCELED', 'EXPIRED', 'REPLACED', 'TRADE_PREVENTION', 'outboundAccountPosition']) assert.ok(seen.has(kind), `no ${kind} report produced`);
+});
+
+test('outboundAccountPosition is written from the event alone: a later command does not change its text', () => {
+  const ex = busyExchange(5);
+  const events = new EventWire(ex, new Wire(ex));
+  const first = placeOrder(ex, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '0.01' }, T0);
+  const balance = first.events.find((e) => e.type === 'balances')!;
+  const text = events.accountPosition(balance);
+  assert.match(text, /"a":"USDT","f":"9999500\.00000000","l":"500\.00000000"/);
+  placeOrder(ex, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '0.02' }, T0 + 7);
+  assert.equal(events.accountPosition(balance), text);
+  assert.match(text, new RegExp(`"u":${T0},`));
 });

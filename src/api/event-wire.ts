@@ -3,20 +3,19 @@
 // `eventStreamTerminated`), serialized to JSON text once; the transports wrap that text per
 // connection (`{stream,data}`, `{subscriptionId,event}` or raw) without re-serializing.
 
-import type { Exchange } from '../core/exchange.ts';
 import type { BalanceEvent, DepthDiff, ExecutionReport, PublicTrade, Touch } from '../core/types.ts';
 import { STP_MODE } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
-import { ZERO, type Wire } from './wire.ts';
+import { ZERO, type InstrumentSource, type Wire } from './wire.ts';
 
 export class EventWire {
   constructor(
-    private readonly exchange: Exchange,
+    private readonly markets: InstrumentSource,
     private readonly wire: Wire,
   ) {}
 
   depthUpdate(d: DepthDiff): string {
-    const inst = this.exchange.instrument(d.symbol)!;
+    const inst = this.markets.instrument(d.symbol)!;
     return JSON.stringify({
       e: 'depthUpdate',
       E: d.eventTime,
@@ -30,7 +29,7 @@ export class EventWire {
 
   /** `<sym>@bookTicker`: no `e`/`E` (binance-facts §5). */
   bookTicker(t: Touch): string {
-    const inst = this.exchange.instrument(t.symbol)!;
+    const inst = this.markets.instrument(t.symbol)!;
     return JSON.stringify({
       u: t.updateId,
       s: t.symbol,
@@ -43,7 +42,7 @@ export class EventWire {
 
   /** `<sym>@trade`: `m` = the buyer is the maker; `M` is always true (spec 6.1, "ignore"). */
   trade(t: PublicTrade): string {
-    const inst = this.exchange.instrument(t.symbol)!;
+    const inst = this.markets.instrument(t.symbol)!;
     return JSON.stringify({
       e: 'trade',
       E: t.time,
@@ -64,7 +63,7 @@ export class EventWire {
    */
   executionReport(r: ExecutionReport): string {
     const o = r.order;
-    const inst = this.exchange.instrument(o.symbol)!;
+    const inst = this.markets.instrument(o.symbol)!;
     const w = this.wire;
     const isCancel = r.executionType === 'CANCELED' && r.cancelClientOrderId !== null;
     // `w` = on the book now (the NEW report says true, even for a MARKET order, binance-facts
@@ -95,16 +94,16 @@ export class EventWire {
   }
 
   /**
-   * `outboundAccountPosition`: the assets the command may have changed, as they are now. Sent
-   * after every order change, so written as text like `executionReport` (event-wire.test.ts).
+   * `outboundAccountPosition`: the assets the command changed, with the figures it left them at
+   * (the event's own, never the live balances). Sent after every order change, so written as
+   * text like `executionReport` (event-wire.test.ts).
    */
   accountPosition(b: BalanceEvent): string {
     let balances = '';
-    for (const asset of b.assets) {
-      const bal = this.exchange.balance(asset);
-      balances += `${balances === '' ? '' : ','}{"a":"${asset}","f":"${formatScaled(bal.free, bal.decimals)}","l":"${formatScaled(bal.locked, bal.decimals)}"}`;
+    for (const bal of b.balances) {
+      balances += `${balances === '' ? '' : ','}{"a":"${bal.asset}","f":"${formatScaled(bal.free, bal.decimals)}","l":"${formatScaled(bal.locked, bal.decimals)}"}`;
     }
-    return `{"e":"outboundAccountPosition","E":${b.eventTime},"u":${this.exchange.lastBalanceUpdate},"B":[${balances}]}`;
+    return `{"e":"outboundAccountPosition","E":${b.eventTime},"u":${b.updateTime},"B":[${balances}]}`;
   }
 
   listenKeyExpired(listenKey: string, now: number): string {

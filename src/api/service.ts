@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.ts';
 import { apiError, ApiError, isApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { COMMISSION_DECIMALS } from '../core/markets.ts';
+import { balances } from '../core/queries.ts';
 import type { CoreEvent } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import { Authenticator, type Credentials } from './auth.ts';
@@ -55,15 +56,20 @@ export class Service {
 
   constructor(
     readonly config: Config,
-    readonly exchange: Exchange,
+    /** The current core: a reset replaces it (the simulator holds the reference). */
+    private readonly core: () => Exchange,
     readonly clock: Clock,
     credentials: Credentials,
     private readonly logError: ErrorLogger,
   ) {
-    this.wire = new Wire(exchange);
+    this.wire = new Wire({ instrument: (symbol) => this.exchange.instrument(symbol) });
     this.auth = new Authenticator(credentials, config.sim.limits.max_recv_window_ms);
     this.limits = new RateLimits(config.sim.limits);
     this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms);
+  }
+
+  get exchange(): Exchange {
+    return this.core();
   }
 
   handle(endpoint: Endpoint, params: Params, meta: RequestMeta): Reply {
@@ -196,8 +202,7 @@ export class Service {
     const fees = this.config.sim.fees;
     const m = this.exchange.markets;
     const rate = (centiBps: bigint) => formatScaled(centiBps, 6);
-    const balances = this.exchange
-      .balances()
+    const list = balances(this.exchange.state)
       .filter((b) => !omitZeroBalances || b.free !== 0n || b.locked !== 0n)
       .sort((a, b) => a.asset.localeCompare(b.asset))
       .map((b) => ({ asset: b.asset, free: formatScaled(b.free, b.decimals), locked: formatScaled(b.locked, b.decimals) }));
@@ -213,9 +218,9 @@ export class Service {
       brokered: false,
       requireSelfTradePrevention: false,
       preventSor: false,
-      updateTime: this.exchange.lastBalanceUpdate,
+      updateTime: this.exchange.state.lastBalanceUpdate,
       accountType: 'SPOT',
-      balances,
+      balances: list,
       permissions: ['SPOT'],
       uid: 1,
     };

@@ -4,12 +4,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Exchange, type CancelResult, type PlaceResult } from '../core/exchange.ts';
+import type { CancelResult, PlaceResult } from '../core/commands.ts';
+import { Exchange } from '../core/exchange.ts';
 import { Rng } from '../core/rng.ts';
 import { busyExchange, T0, tradingStep } from '../core/test-support.ts';
 import { STP_MODE } from '../core/types.ts';
 import { formatPlain } from '../core/units.ts';
 import { Wire, ZERO } from './wire.ts';
+import { cancelAllOrders, cancelOrder, openOrders, placeOrder } from './orders.ts';
 
 function referencePlaced(ex: Exchange, wire: Wire, r: PlaceResult, respType: 'ACK' | 'RESULT' | 'FULL'): string {
   const o = r.order;
@@ -54,7 +56,7 @@ test('order reply texts equal the reference field lists for every kind of outcom
     now = at.now;
     // Now and then a large order, to sweep several levels and rest the remainder.
     const quantity = formatPlain(inst.minQty * rng.int(1, 500) * (rng.int(0, 4) === 0 ? 40 : 1), inst.lotDecimals);
-    const open = ex.openOrders(inst.symbol) as { orderId: number; price: number; side: string; origQty: number }[];
+    const open = openOrders(ex, inst.symbol) as { orderId: number; price: number; side: string; origQty: number }[];
     const roll = rng.int(0, 10);
     if (roll === 10 && open.length > 0) {
       // Cross one of our own resting orders: self-trade prevention (EXPIRE_MAKER) expires the
@@ -64,7 +66,7 @@ test('order reply texts equal the reference field lists for every kind of outcom
         symbol: inst.symbol, side: own.side === 'BUY' ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'IOC',
         price: formatPlain(own.price, inst.tickDecimals), quantity: formatPlain(own.origQty, inst.lotDecimals),
       };
-      const outcome = ex.placeOrder(cross, now);
+      const outcome = placeOrder(ex, cross, now);
       if (!outcome.ok) continue;
       if (outcome.events.some((e) => e.type === 'execution' && e.executionType === 'TRADE_PREVENTION')) seen.add('self-trade prevented');
       for (const kind of ['RESULT', 'FULL'] as const) assert.equal(wire.placed(outcome.value, kind).text, referencePlaced(ex, wire, outcome.value, kind));
@@ -75,8 +77,8 @@ test('order reply texts equal the reference field lists for every kind of outcom
       const clientId = rng.int(0, 3) === 0 ? `a.b:c/d_e-${step}` : undefined;
       const outcome =
         roll < 5
-          ? ex.placeOrder({ symbol: inst.symbol, side, type: 'LIMIT', timeInForce: tif, price, quantity, newClientOrderId: clientId }, now)
-          : ex.placeOrder({ symbol: inst.symbol, side, type: 'MARKET', quantity }, now);
+          ? placeOrder(ex, { symbol: inst.symbol, side, type: 'LIMIT', timeInForce: tif, price, quantity, newClientOrderId: clientId }, now)
+          : placeOrder(ex, { symbol: inst.symbol, side, type: 'MARKET', quantity }, now);
       if (!outcome.ok) continue;
       const o = outcome.value.order;
       seen.add(o.status);
@@ -85,12 +87,12 @@ test('order reply texts equal the reference field lists for every kind of outcom
       if (outcome.value.fills.length > 1) seen.add('several fills');
       for (const kind of ['ACK', 'RESULT', 'FULL'] as const) assert.equal(wire.placed(outcome.value, kind).text, referencePlaced(ex, wire, outcome.value, kind));
     } else if (open.length > 0 && roll < 9) {
-      const outcome = ex.cancelOrder({ symbol: inst.symbol, orderId: open[rng.int(0, open.length - 1)]!.orderId, newClientOrderId: `cxl-${step}` }, now);
+      const outcome = cancelOrder(ex, { symbol: inst.symbol, orderId: open[rng.int(0, open.length - 1)]!.orderId, newClientOrderId: `cxl-${step}` }, now);
       if (!outcome.ok) continue;
       seen.add('cancel');
       assert.equal(wire.cancelled(outcome.value).text, JSON.stringify(referenceCancelled(ex, wire, outcome.value)));
     } else if (open.length > 1) {
-      const outcome = ex.cancelAllOrders(inst.symbol, now);
+      const outcome = cancelAllOrders(ex, inst.symbol, now);
       if (!outcome.ok) continue;
       seen.add('cancel all');
       assert.equal(wire.cancelledList(outcome.value).text, JSON.stringify(outcome.value.map((c) => referenceCancelled(ex, wire, c))));

@@ -3,7 +3,7 @@
 // in the amend response). Decimals are strings with 8 decimals (more only when exactness needs
 // them); ids and times are numbers.
 
-import type { CancelReplaceResult, CancelResult, AmendResult, Exchange, PlaceResult } from '../core/exchange.ts';
+import type { AmendResult, CancelReplaceResult, CancelResult, PlaceResult } from '../core/commands.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
 import { STP_MODE, type AccountTrade, type DepthSnapshot, type Fill, type OrderView, type Touch } from '../core/types.ts';
@@ -12,14 +12,19 @@ import { RawJson } from './raw-json.ts';
 
 export const ZERO = '0.00000000';
 
+export interface InstrumentSource {
+  instrument(symbol: string): Instrument | undefined;
+}
+
 export class Wire {
   /** The last depth text per symbol and level counts, with the update id it shows. */
   private readonly depthCache = new Map<string, { updateId: number; json: RawJson }>();
 
-  constructor(private readonly exchange: Exchange) {}
+  /** `markets`: the instruments by symbol (their scales); the exchange core fits. */
+  constructor(private readonly markets: InstrumentSource) {}
 
   private inst(symbol: string): Instrument {
-    return this.exchange.instrument(symbol)!;
+    return this.markets.instrument(symbol)!;
   }
 
   price(inst: Instrument, ticks: number): string {

@@ -12,6 +12,10 @@ import type { Exchange } from './exchange.ts';
 import { makeExchange, reports, T0 } from './test-support.ts';
 import type { CoreEvent } from './types.ts';
 import { formatPlain, formatScaled } from './units.ts';
+import { cancelOrder, fillOpenOrder, placeOrder } from '../api/orders.ts';
+import { allTrades, balance, balances } from './queries.ts';
+import { invariantViolations } from './invariants.ts';
+import { counterpartyLimit, counterpartyCancel } from './test-support.ts';
 
 const SEED = 20261123;
 const RUNS = Number(process.env.COMMISSION_PROPERTY_RUNS ?? 300);
@@ -57,14 +61,12 @@ function run(ex: Exchange, s: Step, now: number, drain = false): CoreEvent[] {
   if (s.fill === 'taker') {
     // The counterparty rests first; the account's IOC order takes it; what is left is cancelled.
     const opposite = s.side === 'BUY' ? 'SELL' : 'BUY';
-    const key = ex.counterpartyOrder(inst.index, opposite, s.ticks, s.lots, now);
-    ex.takeEvents(now);
-    events.push(...ex.placeOrder({ symbol: BTC, side: s.side, type: 'LIMIT', timeInForce: 'IOC', price, quantity }, now).events);
-    if (key !== 0) ex.counterpartyCancel(key);
-    ex.takeEvents(now);
+    const key = counterpartyLimit(ex, inst.index, opposite, s.ticks, s.lots, now);
+    events.push(...placeOrder(ex, { symbol: BTC, side: s.side, type: 'LIMIT', timeInForce: 'IOC', price, quantity }, now).events);
+    if (key !== 0) counterpartyCancel(ex, key);
     return events;
   }
-  const placed = ex.placeOrder({ symbol: BTC, side: s.side, type: 'LIMIT', timeInForce: 'GTC', price, quantity }, now);
+  const placed = placeOrder(ex, { symbol: BTC, side: s.side, type: 'LIMIT', timeInForce: 'GTC', price, quantity }, now);
   events.push(...placed.events);
   if (!placed.ok || placed.value.order.status !== 'NEW') return events;
   const orderId = placed.value.order.orderId;
@@ -73,9 +75,9 @@ function run(ex: Exchange, s: Step, now: number, drain = false): CoreEvent[] {
     // Half the step's price (at least one tick), so the filler rests behind the step's order.
     const fillerTicks = Math.max(1, Math.floor(s.ticks / 2));
     const perLot = inst.notional(fillerTicks, 1);
-    let fillerLots = Number(ex.balance(inst.quote).free / perLot);
+    let fillerLots = Number(balance(ex.state, inst.quote).free / perLot);
     for (let tries = 0; fillerLots > 0 && tries < 8; tries++, fillerLots = Math.floor(fillerLots * 0.999) - 1) {
-      const filler = ex.placeOrder(
+      const filler = placeOrder(ex, 
         { symbol: BTC, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: formatPlain(fillerTicks, inst.tickDecimals), quantity: formatPlain(fillerLots, inst.lotDecimals) },
         now,
       );
@@ -87,11 +89,11 @@ function run(ex: Exchange, s: Step, now: number, drain = false): CoreEvent[] {
     }
   }
   for (const piece of s.pieces) {
-    const filled = ex.fillOpenOrder(orderId, formatPlain(piece, inst.lotDecimals), now);
+    const filled = fillOpenOrder(ex, orderId, formatPlain(piece, inst.lotDecimals), now);
     if (!filled.ok) break;
     events.push(...filled.events);
   }
-  for (const id of [orderId, ...drained]) events.push(...ex.cancelOrder({ symbol: BTC, orderId: id }, now).events);
+  for (const id of [orderId, ...drained]) events.push(...cancelOrder(ex, { symbol: BTC, orderId: id }, now).events);
   return events;
 }
 
@@ -109,15 +111,15 @@ function checkCommissions(ex: Exchange, events: readonly CoreEvent[], maker: str
     if (rich) assert.ok(charged.eq(due), `${qty} @ ${price} (${r.isMaker ? 'maker' : 'taker'}): charged ${text}, due ${due.toFixed(8)}`);
     else assert.ok(charged.gte(0) && charged.lte(due), `charged ${text}, due at most ${due.toFixed(8)}`);
     // The trade log holds the same figure as the report.
-    const logged = ex.allTrades(BTC).find((t) => t.tradeId === r.tradeId && t.orderId === r.order.orderId)!;
+    const logged = allTrades(ex.state, BTC).find((t) => t.tradeId === r.tradeId && t.orderId === r.order.orderId)!;
     assert.equal(logged.commission, r.commission);
   }
-  for (const b of ex.balances()) {
+  for (const b of balances(ex.state)) {
     assert.ok(b.free >= 0n && b.locked >= 0n, `${b.asset} negative: ${b.free}/${b.locked}`);
     // Balances stay at the assets' 8 decimals (notionals here have 7, commissions 8).
     assert.match(formatScaled(b.free, b.decimals), EIGHT_DECIMALS);
   }
-  assert.deepEqual(ex.invariantViolations(), []);
+  assert.deepEqual(invariantViolations(ex.state), []);
 }
 
 test(`${RUNS} generated fee rates and fills: commissions rounded up to 8 decimals, the ledger and the log agree, assets conserved`, () => {

@@ -1,17 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { counterparty, expectOk, lots, makeExchange, T0, ticks } from './test-support.ts';
+import { placeOrder } from '../api/orders.ts';
+import { depthSnapshot } from './queries.ts';
+import { flushDepth } from './test-support.ts';
+import { counterpartyCancel } from './test-support.ts';
 
 const BTC = 'BTCUSDT';
 
 test('one diff per symbol per batch: U..u span the batch, final quantities, 0 deletes', () => {
   const ex = makeExchange();
-  assert.deepEqual(ex.flushDepth(T0).diffs, [], 'nothing pending, nothing published');
+  assert.deepEqual(flushDepth(ex, T0).diffs, [], 'nothing pending, nothing published');
   const a = counterparty(ex, BTC, 'BUY', '59000', '0.5');
   counterparty(ex, BTC, 'BUY', '59000', '0.25');
   counterparty(ex, BTC, 'SELL', '61000', '1');
   counterparty(ex, 'ETHUSDT', 'SELL', '3100', '2');
-  const first = ex.flushDepth(T0 + 100);
+  const first = flushDepth(ex, T0 + 100);
   assert.equal(first.diffs.length, 2);
   const btc = first.diffs.find((d) => d.symbol === BTC)!;
   assert.deepEqual([btc.firstUpdateId, btc.lastUpdateId, btc.eventTime], [1, 3, T0 + 100]);
@@ -20,11 +24,11 @@ test('one diff per symbol per batch: U..u span the batch, final quantities, 0 de
   const eth = first.diffs.find((d) => d.symbol === 'ETHUSDT')!;
   assert.deepEqual([eth.firstUpdateId, eth.lastUpdateId], [1, 1], 'each symbol has its own update ids');
 
-  ex.counterpartyCancel(a);
-  ex.counterpartyCancel(
+  counterpartyCancel(ex, a);
+  counterpartyCancel(ex, 
     counterparty(ex, BTC, 'BUY', '58000', '1'),
   );
-  const second = ex.flushDepth(T0 + 200).diffs;
+  const second = flushDepth(ex, T0 + 200).diffs;
   assert.equal(second.length, 1);
   assert.deepEqual([second[0]!.firstUpdateId, second[0]!.lastUpdateId], [4, 6]);
   assert.deepEqual(second[0]!.bids, [
@@ -36,28 +40,28 @@ test('one diff per symbol per batch: U..u span the batch, final quantities, 0 de
 test('snapshots: live shows the book now; flushed shows the book as last published', () => {
   const ex = makeExchange();
   counterparty(ex, BTC, 'BUY', '59000', '0.5');
-  ex.flushDepth(T0 + 100);
+  flushDepth(ex, T0 + 100);
   counterparty(ex, BTC, 'BUY', '59100', '0.1');
-  const live = ex.depthSnapshot(BTC, 100, 'live');
-  const flushed = ex.depthSnapshot(BTC, 100, 'flushed');
+  const live = depthSnapshot(ex.state, BTC, 100, 'live');
+  const flushed = depthSnapshot(ex.state, BTC, 100, 'flushed');
   assert.ok(!('code' in live) && !('code' in flushed));
   assert.equal(live.lastUpdateId, 2);
   assert.equal(live.bids.length, 2);
   assert.equal(live.bids[0]![0], ticks(ex, BTC, '59100'), 'best bid first');
   assert.equal(flushed.lastUpdateId, 1);
   assert.deepEqual(flushed.bids, [[ticks(ex, BTC, '59000'), lots(ex, BTC, '0.5')]]);
-  const limited = ex.depthSnapshot(BTC, 1, 'live');
+  const limited = depthSnapshot(ex.state, BTC, 1, 'live');
   assert.ok(!('code' in limited) && limited.bids.length === 1);
-  const bad = ex.depthSnapshot('NOPE', 5, 'live');
+  const bad = depthSnapshot(ex.state, 'NOPE', 5, 'live');
   assert.ok('code' in bad && bad.code === -1121);
 });
 
 test('bookTicker updates only for symbols whose touch changed during the batch', () => {
   const ex = makeExchange();
   counterparty(ex, BTC, 'BUY', '59000', '0.5');
-  assert.deepEqual(ex.flushDepth(T0).touches.map((t) => [t.symbol, t.bidPrice, t.bidQty, t.askPrice]), [[BTC, ticks(ex, BTC, '59000'), lots(ex, BTC, '0.5'), 0]]);
+  assert.deepEqual(flushDepth(ex, T0).touches.map((t) => [t.symbol, t.bidPrice, t.bidQty, t.askPrice]), [[BTC, ticks(ex, BTC, '59000'), lots(ex, BTC, '0.5'), 0]]);
   counterparty(ex, BTC, 'BUY', '58000', '0.5'); // below the touch: depth changes, touch does not
-  const batch = ex.flushDepth(T0 + 100);
+  const batch = flushDepth(ex, T0 + 100);
   assert.equal(batch.diffs.length, 1);
   assert.deepEqual(batch.touches, []);
 });
@@ -65,21 +69,21 @@ test('bookTicker updates only for symbols whose touch changed during the batch',
 test('skipNextDepthUpdate leaves a gap in U once; the book and later diffs stay right', () => {
   const ex = makeExchange();
   counterparty(ex, BTC, 'BUY', '59000', '0.5');
-  const first = ex.flushDepth(T0).diffs[0]!;
-  ex.skipNextDepthUpdate();
+  const first = flushDepth(ex, T0).diffs[0]!;
+  ex.submit({ type: 'skipDepthUpdate', now: T0, symbolIndex: null, skip: true });
   counterparty(ex, BTC, 'BUY', '59001', '0.5');
-  assert.deepEqual(ex.flushDepth(T0 + 100).diffs, [], 'the batch is swallowed');
+  assert.deepEqual(flushDepth(ex, T0 + 100).diffs, [], 'the batch is swallowed');
   counterparty(ex, BTC, 'BUY', '59002', '0.5');
-  const third = ex.flushDepth(T0 + 200).diffs[0]!;
+  const third = flushDepth(ex, T0 + 200).diffs[0]!;
   assert.notEqual(third.firstUpdateId, first.lastUpdateId + 1);
   assert.equal(third.firstUpdateId, 3);
-  const flushed = ex.depthSnapshot(BTC, 10, 'flushed');
+  const flushed = depthSnapshot(ex.state, BTC, 10, 'flushed');
   assert.ok(!('code' in flushed) && flushed.bids.length === 3 && flushed.lastUpdateId === 3);
 });
 
 test('an account order shows up in the diff like any other', () => {
   const ex = makeExchange();
-  expectOk(ex.placeOrder({ symbol: BTC, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '65000', quantity: '0.01' }, T0));
-  const diff = ex.flushDepth(T0 + 100).diffs[0]!;
+  expectOk(placeOrder(ex, { symbol: BTC, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '65000', quantity: '0.01' }, T0));
+  const diff = flushDepth(ex, T0 + 100).diffs[0]!;
   assert.deepEqual(diff.asks, [[ticks(ex, BTC, '65000'), lots(ex, BTC, '0.01')]]);
 });

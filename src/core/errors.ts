@@ -106,18 +106,23 @@ export const ERRORS = {
 
 export type ErrorName = keyof typeof ERRORS;
 
-/** A refusal: one row of the table, its message filled in, and optional `data` (cancelReplace). */
-export class ApiError {
+/**
+ * A refusal: one row of the table, its message filled in, and optional `data` (cancelReplace).
+ * An Error, so a handler may throw it and anything that catches errors sees one; `message` is
+ * the reference message, as `msg` is.
+ */
+export class ApiError extends Error {
   readonly code: number;
   readonly http: number;
   readonly msg: string;
 
   constructor(
-    readonly name: ErrorName,
+    override readonly name: ErrorName,
     msg: string,
     readonly data?: unknown,
     http?: number,
   ) {
+    super(msg);
     const row: ErrorRow = ERRORS[name];
     this.code = row.code;
     this.http = http ?? row.http;

@@ -10,6 +10,10 @@ import { Rng } from './rng.ts';
 import { T0, toJson } from './test-support.ts';
 import type { CoreEvent, DepthDiff } from './types.ts';
 import { formatPlain } from './units.ts';
+import { amendOrder, cancelAllOrders, cancelOrder, cancelReplace, fillOpenOrder, openOrders, placeOrder } from '../api/orders.ts';
+import { allTrades, depthSnapshot, latentMid } from './queries.ts';
+import { invariantViolations } from './invariants.ts';
+import { advance, flushDepth } from './test-support.ts';
 
 const STEPS = Number(process.env.CORE_PROPERTY_STEPS ?? 1_000_000);
 /**
@@ -35,45 +39,45 @@ type LocalBook = { bids: Map<number, number>; asks: Map<number, number>; lastUpd
 function randomCommand(ex: Exchange, rng: Rng, now: number): CoreEvent[] {
   const inst = ex.instruments[rng.int(0, ex.instruments.length - 1)]!;
   const symbol = inst.symbol;
-  const mid = ex.latentMid(symbol)!;
+  const mid = latentMid(ex.state, symbol)!;
   const side = rng.float() < 0.5 ? 'BUY' : 'SELL';
   // Prices from well inside the spread to across the generator's touch, so orders rest, cross,
   // and meet the account's own orders (self-trade prevention).
   const price = () => formatPlain(Math.max(1, mid + (side === 'BUY' ? 1 : -1) * rng.int(-120, 60)), inst.tickDecimals);
   const qty = () => formatPlain(inst.minQty * rng.int(1, 3000), inst.lotDecimals);
-  const open = ex.openOrders(symbol) as { orderId: number; clientOrderId: string; origQty: number; executedQty: number }[];
+  const open = openOrders(ex, symbol) as { orderId: number; clientOrderId: string; origQty: number; executedQty: number }[];
   const pick = () => open[rng.int(0, open.length - 1)]!;
   const roll = rng.int(0, 99);
   if (roll < 40) {
     const tif = ['GTC', 'GTC', 'IOC', 'FOK'][rng.int(0, 3)]!;
-    return ex.placeOrder({ symbol, side, type: 'LIMIT', timeInForce: tif, price: price(), quantity: qty() }, now).events;
+    return placeOrder(ex, { symbol, side, type: 'LIMIT', timeInForce: tif, price: price(), quantity: qty() }, now).events;
   }
-  if (roll < 47) return ex.placeOrder({ symbol, side, type: 'LIMIT_MAKER', price: price(), quantity: qty() }, now).events;
-  if (roll < 52) return ex.placeOrder({ symbol, side, type: 'MARKET', quantity: qty() }, now).events;
-  if (roll < 54) return ex.placeOrder({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: '0.001', quantity: qty() }, now).events;
+  if (roll < 47) return placeOrder(ex, { symbol, side, type: 'LIMIT_MAKER', price: price(), quantity: qty() }, now).events;
+  if (roll < 52) return placeOrder(ex, { symbol, side, type: 'MARKET', quantity: qty() }, now).events;
+  if (roll < 54) return placeOrder(ex, { symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: '0.001', quantity: qty() }, now).events;
   if (roll < 70 && open.length > 0) {
     const o = pick();
     return rng.float() < 0.5
-      ? ex.cancelOrder({ symbol, orderId: o.orderId }, now).events
-      : ex.cancelOrder({ symbol, origClientOrderId: o.clientOrderId }, now).events;
+      ? cancelOrder(ex, { symbol, orderId: o.orderId }, now).events
+      : cancelOrder(ex, { symbol, origClientOrderId: o.clientOrderId }, now).events;
   }
   if (roll < 76 && open.length > 0) {
     const o = pick();
     const newQty = rng.int(0, o.origQty);
-    return ex.amendOrder({ symbol, orderId: o.orderId, newQty: formatPlain(newQty, inst.lotDecimals) }, now).events;
+    return amendOrder(ex, { symbol, orderId: o.orderId, newQty: formatPlain(newQty, inst.lotDecimals) }, now).events;
   }
   if (roll < 80 && open.length > 0) {
     const mode = rng.float() < 0.5 ? 'STOP_ON_FAILURE' : 'ALLOW_FAILURE';
     const cancelOrderId = rng.float() < 0.8 ? pick().orderId : 999_999;
-    return ex.cancelReplace({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: price(), quantity: qty(), cancelReplaceMode: mode, cancelOrderId }, now).events;
+    return cancelReplace(ex, { symbol, side, type: 'LIMIT', timeInForce: 'GTC', price: price(), quantity: qty(), cancelReplaceMode: mode, cancelOrderId }, now).events;
   }
-  if (roll < 83 && open.length > 0) return ex.fillOpenOrder(pick().orderId, qty(), now).events;
-  if (roll < 84) return ex.cancelAllOrders(symbol, now).events;
+  if (roll < 83 && open.length > 0) return fillOpenOrder(ex, pick().orderId, qty(), now).events;
+  if (roll < 84) return cancelAllOrders(ex, symbol, now).events;
   return [];
 }
 
 function snapshotBook(ex: Exchange, symbol: string): LocalBook {
-  const snap = ex.depthSnapshot(symbol, 100_000, 'flushed');
+  const snap = depthSnapshot(ex.state, symbol, 100_000, 'flushed');
   assert.ok(!('code' in snap));
   return { bids: new Map(snap.bids), asks: new Map(snap.asks), lastUpdateId: snap.lastUpdateId };
 }
@@ -90,7 +94,7 @@ function applyDiff(book: LocalBook, diff: DepthDiff): void {
 }
 
 function liveBook(ex: Exchange, symbol: string): { bids: [number, number][]; asks: [number, number][] } {
-  const snap = ex.depthSnapshot(symbol, 100_000, 'live');
+  const snap = depthSnapshot(ex.state, symbol, 100_000, 'live');
   assert.ok(!('code' in snap));
   return { bids: snap.bids as [number, number][], asks: snap.asks as [number, number][] };
 }
@@ -109,9 +113,9 @@ test(`${STEPS} random commands keep every invariant and the depth stream reprodu
   for (let step = 0; step < STEPS; step++) {
     now += rng.int(0, 3);
     const check = step < EVERY_STEP_UNTIL || step % INVARIANT_INTERVAL === 0 || step === STEPS - 1;
-    for (const e of ex.advance(now)) if (e.type === 'trade') counts.trades++;
+    for (const e of advance(ex, now)) if (e.type === 'trade') counts.trades++;
     if (check) {
-      const violationsAfterGenerator = ex.invariantViolations();
+      const violationsAfterGenerator = invariantViolations(ex.state);
       if (violationsAfterGenerator.length > 0) assert.fail(`step ${step} (generator): ${violationsAfterGenerator.join('; ')}`);
     }
     for (const e of randomCommand(ex, rng, now)) {
@@ -119,14 +123,14 @@ test(`${STEPS} random commands keep every invariant and the depth stream reprodu
       if (e.type === 'trade') counts.trades++;
     }
     if (check) {
-      const violations = ex.invariantViolations();
+      const violations = invariantViolations(ex.state);
       if (violations.length > 0) assert.fail(`step ${step}: ${violations.join('; ')}`);
       counts.checks++;
     }
     if (now >= nextFlush) {
       nextFlush += 100;
       counts.flushes++;
-      for (const diff of ex.flushDepth(now).diffs) applyDiff(local.get(diff.symbol)!, diff);
+      for (const diff of flushDepth(ex, now).diffs) applyDiff(local.get(diff.symbol)!, diff);
       // Right after a flush, the replayed stream equals the live book, level for level.
       for (const inst of ex.instruments) {
         const book = local.get(inst.symbol)!;
@@ -140,7 +144,7 @@ test(`${STEPS} random commands keep every invariant and the depth stream reprodu
   // The run did real work: trades, reports, account fills and many published batches.
   assert.ok(counts.trades > 1000, `trades: ${counts.trades}`);
   assert.ok(counts.reports > 10_000, `reports: ${counts.reports}`);
-  assert.ok(ex.allTrades().length > 500, `account trades: ${ex.allTrades().length}`);
+  assert.ok(allTrades(ex.state).length > 500, `account trades: ${allTrades(ex.state).length}`);
   assert.ok(counts.flushes > 100);
   assert.ok(counts.checks >= Math.min(STEPS, EVERY_STEP_UNTIL));
 });
@@ -153,9 +157,9 @@ test('determinism: the same seed, config and commands give identical ids and eve
     let now = T0;
     for (let step = 0; step < 5_000; step++) {
       now += rng.int(0, 5);
-      log.push(toJson(ex.advance(now)));
+      log.push(toJson(advance(ex, now)));
       log.push(toJson(randomCommand(ex, rng, now)));
-      if (step % 50 === 0) log.push(toJson(ex.flushDepth(now)));
+      if (step % 50 === 0) log.push(toJson(flushDepth(ex, now)));
     }
     return log;
   };
@@ -169,7 +173,7 @@ test('determinism: the same seed, config and commands give identical ids and eve
 test('a different seed gives a different counterparty flow', () => {
   const flow = (seed: number) => {
     const ex = new Exchange(resolveConfig({ ...BUSY, sim: { ...BUSY.sim, seed } }), T0);
-    return toJson(ex.advance(T0 + 1000));
+    return toJson(advance(ex, T0 + 1000));
   };
   assert.notEqual(flow(1), flow(2));
   assert.equal(flow(3), flow(3));

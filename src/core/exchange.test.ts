@@ -14,11 +14,15 @@ import {
   ticks,
 } from './test-support.ts';
 import type { BalanceEvent, DepthSnapshot, PublicTrade } from './types.ts';
+import { amendOrder, cancelAllOrders, cancelOrder, cancelReplace, fillOpenOrder, getOrder, myTrades, openOrders, placeOrder } from '../api/orders.ts';
+import { balance, balances, bookTicker, depthSnapshot } from './queries.ts';
+import { invariantViolations } from './invariants.ts';
+import { counterpartyMarket, counterpartyLimit, counterpartyCancel } from './test-support.ts';
 
 const BTC = 'BTCUSDT';
 
 function place(ex: Exchange, fields: Record<string, string>, now = T0) {
-  return ex.placeOrder({ symbol: BTC, ...fields }, now);
+  return placeOrder(ex, { symbol: BTC, ...fields }, now);
 }
 
 function limit(ex: Exchange, side: 'BUY' | 'SELL', price: string, quantity: string, extra: Record<string, string> = {}) {
@@ -26,24 +30,24 @@ function limit(ex: Exchange, side: 'BUY' | 'SELL', price: string, quantity: stri
 }
 
 function free(ex: Exchange, asset: string): bigint {
-  return ex.balance(asset).free;
+  return balance(ex.state, asset).free;
 }
 
 function locked(ex: Exchange, asset: string): bigint {
-  return ex.balance(asset).locked;
+  return balance(ex.state, asset).locked;
 }
 
 function assertHealthy(ex: Exchange) {
-  assert.deepEqual(ex.invariantViolations(), []);
+  assert.deepEqual(invariantViolations(ex.state), []);
 }
 
 test('a resting LIMIT order: NEW, id 1, its quote notional locked, one level change, then balances', () => {
   const ex = makeExchange();
-  const updateIdBefore = (ex.depthSnapshot('BTCUSDT', 5000, 'live') as DepthSnapshot).lastUpdateId;
+  const updateIdBefore = (depthSnapshot(ex.state, 'BTCUSDT', 5000, 'live') as DepthSnapshot).lastUpdateId;
   const outcome = limit(ex, 'BUY', '59000', '0.001');
   const result = expectOk(outcome);
   // The level change is one book update id, and the level shows in the live book.
-  const live = ex.depthSnapshot('BTCUSDT', 5000, 'live') as DepthSnapshot;
+  const live = depthSnapshot(ex.state, 'BTCUSDT', 5000, 'live') as DepthSnapshot;
   assert.equal(live.lastUpdateId, updateIdBefore + 1);
   assert.ok(live.bids.some(([price, qty]) => price === result.order.price && qty === result.order.origQty));
   assert.equal(result.order.orderId, 1);
@@ -54,7 +58,7 @@ test('a resting LIMIT order: NEW, id 1, its quote notional locked, one level cha
     outcome.events.map((e) => e.type),
     ['execution', 'balances'],
   );
-  assert.deepEqual((outcome.events[1] as BalanceEvent).assets, ['USDT']);
+  assert.deepEqual((outcome.events[1] as BalanceEvent).balances.map((b) => b.asset), ['USDT']);
   // Spec 2.4: exactly the 59 USDT notional (the fee reserve is checked, not locked).
   assert.equal(locked(ex, 'USDT'), atoms(ex, 'USDT', '59'));
   assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '9999941'));
@@ -95,15 +99,14 @@ test('a resting order filled by the counterparty pays the maker fee', () => {
   const ex = makeExchange();
   const id = expectOk(limit(ex, 'SELL', '60000', '0.5')).order.orderId;
   const inst = ex.instrument(BTC)!;
-  ex.counterpartyMarket(inst.index, 'BUY', lots(ex, BTC, '0.2'), T0 + 5);
-  const events = ex.takeEvents(T0 + 5);
+  const events = counterpartyMarket(ex, inst.index, 'BUY', lots(ex, BTC, '0.2'), T0 + 5);
   assert.deepEqual(executionTypes(events), ['TRADE/PARTIALLY_FILLED']);
   const report = reports(events)[0]!;
   assert.equal(report.isMaker, true);
   assert.equal(report.commission, atoms(ex, 'USDT', '1.2')); // 1 bps of 12000
   assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '10011998.8'));
   assert.equal(locked(ex, 'BTC'), atoms(ex, 'BTC', '0.3'));
-  const view = ex.getOrder(BTC, id);
+  const view = getOrder(ex, BTC, id);
   assert.ok(!('code' in view));
   assert.equal(view.status, 'PARTIALLY_FILLED');
   assertHealthy(ex);
@@ -114,7 +117,7 @@ test('partial fill then rest: PARTIALLY_FILLED on the book', () => {
   counterparty(ex, BTC, 'SELL', '59000', '0.001');
   const outcome = limit(ex, 'BUY', '59500', '0.003');
   assert.equal(expectOk(outcome).order.status, 'PARTIALLY_FILLED');
-  assert.deepEqual(ex.bookTicker(BTC), {
+  assert.deepEqual(bookTicker(ex.state, BTC), {
     symbol: BTC,
     updateId: ex.instrument(BTC)!.updateId,
     bidPrice: ticks(ex, BTC, '59500'),
@@ -168,28 +171,28 @@ test('MARKET walks the book, expires on missing liquidity, and needs the balance
 
   // 0.5 left @ 200 plus 0.5 @ 10000: 5100 USDT would be needed, 799.92 is there.
   counterparty(ex, BTC, 'SELL', '10000', '1');
-  const before = ex.balances();
+  const before = balances(ex.state);
   const broke = place(ex, { side: 'BUY', type: 'MARKET', quantity: '1' });
   const error = expectError(broke);
   assert.equal(error.code, -2010);
   assert.equal(error.msg, 'Account has insufficient balance for requested action.');
   assert.deepEqual(executionTypes(broke.events), ['REJECTED/REJECTED']);
   assert.equal(reports(broke.events)[0]!.rejectReason, 'INSUFFICIENT_BALANCES');
-  assert.deepEqual(ex.balances(), before, 'a refused MARKET order moves nothing');
+  assert.deepEqual(balances(ex.state), before, 'a refused MARKET order moves nothing');
   assertHealthy(ex);
 });
 
 test('LIMIT_MAKER that would take is rejected with -2010; one that does not cross rests', () => {
   const ex = makeExchange();
   counterparty(ex, BTC, 'SELL', '60000', '1');
-  const balances = ex.balances();
+  const before = balances(ex.state);
   const taking = place(ex, { side: 'BUY', type: 'LIMIT_MAKER', price: '60000', quantity: '0.001' });
   const error = expectError(taking);
   assert.equal(error.code, -2010);
   assert.equal(error.msg, 'Order would immediately match and take.');
   assert.equal(reports(taking.events)[0]!.rejectReason, 'WOULD_MATCH_IMMEDIATELY');
-  assert.deepEqual(ex.balances(), balances, 'a rejected order moves no balance');
-  assert.deepEqual(ex.openOrders(BTC), []);
+  assert.deepEqual(balances(ex.state), before, 'a rejected order moves no balance');
+  assert.deepEqual(openOrders(ex, BTC), []);
   const resting = expectOk(place(ex, { side: 'BUY', type: 'LIMIT_MAKER', price: '59999.99', quantity: '0.001' }));
   assert.equal(resting.order.status, 'NEW');
   assert.equal(resting.order.type, 'LIMIT_MAKER');
@@ -219,7 +222,7 @@ test('parameter and enum errors carry the reference codes and change nothing', (
     [{ side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1', newClientOrderId: 'has space' }, -1100, "Illegal characters found in parameter 'newClientOrderId'; legal range is '^[\\.A-Z\\:/a-z0-9_-]{1,36}$'."],
   ];
   for (const [fields, code, msg] of cases) {
-    const outcome = ex.placeOrder({ symbol: BTC, ...fields }, T0);
+    const outcome = placeOrder(ex, { symbol: BTC, ...fields }, T0);
     const error = expectError(outcome);
     assert.equal(error.code, code, JSON.stringify(fields));
     assert.equal(error.msg, msg, JSON.stringify(fields));
@@ -257,7 +260,7 @@ test('MAX_NUM_ORDERS: the 201st open order of a symbol is refused; other symbols
   const error = expectError(limit(ex, 'BUY', '999', '0.01'));
   assert.equal(error.code, -2010);
   assert.equal(error.msg, 'Filter failure: MAX_NUM_ORDERS');
-  expectOk(ex.placeOrder({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1' }, T0));
+  expectOk(placeOrder(ex, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1' }, T0));
   assertHealthy(ex);
 });
 
@@ -268,19 +271,19 @@ test('a client order id already open is a duplicate; once the order ends the id 
   const dup = expectError(limit(ex, 'BUY', '50001', '0.001', { newClientOrderId: 'my-id' }));
   assert.equal(dup.code, -2010);
   assert.equal(dup.msg, 'Duplicate order sent.');
-  expectOk(ex.cancelOrder({ symbol: BTC, origClientOrderId: 'my-id' }, T0));
+  expectOk(cancelOrder(ex, { symbol: BTC, origClientOrderId: 'my-id' }, T0));
   expectOk(limit(ex, 'BUY', '50001', '0.001', { newClientOrderId: 'my-id' }));
 });
 
 test('insufficient balance refuses LIMIT orders with -2010 and changes no balance', () => {
   const ex = makeExchange({ sim: { account: { balances: { BTC: 1, USDT: 100 } } } });
-  const before = ex.balances();
+  const before = balances(ex.state);
   const buy = limit(ex, 'BUY', '60000', '0.01'); // 600 > 100
   assert.equal(expectError(buy).msg, 'Account has insufficient balance for requested action.');
   const sell = limit(ex, 'SELL', '60000', '1.5');
   assert.equal(expectError(sell).code, -2010);
-  assert.deepEqual(ex.balances(), before);
-  assert.deepEqual(ex.openOrders(), []);
+  assert.deepEqual(balances(ex.state), before);
+  assert.deepEqual(openOrders(ex, ), []);
   assertHealthy(ex);
 });
 
@@ -297,7 +300,7 @@ test('self-trade prevention EXPIRE_MAKER: the own resting order expires in match
   assert.equal(prevention.order.preventedQty, lots(ex, BTC, '0.001'));
   assert.equal(taker.order.status, 'PARTIALLY_FILLED');
   assert.equal(taker.fills.length, 1);
-  assert.equal(expectError({ ok: false, error: ex.getOrder(BTC, own.orderId) as never, events: [] }).code, -2013);
+  assert.equal(expectError({ ok: false, error: getOrder(ex, BTC, own.orderId) as never, events: [] }).code, -2013);
   assert.equal(locked(ex, 'BTC'), 0n);
   assertHealthy(ex);
 });
@@ -306,7 +309,7 @@ test('cancel by id or client id: CANCELED with c and C, lock released, then the 
   const ex = makeExchange();
   const a = expectOk(limit(ex, 'BUY', '50000', '0.001', { newClientOrderId: 'a' })).order;
   expectOk(limit(ex, 'BUY', '50000', '0.002', { newClientOrderId: 'b' }));
-  const byId = ex.cancelOrder({ symbol: BTC, orderId: a.orderId, newClientOrderId: 'cancel-a' }, T0 + 1);
+  const byId = cancelOrder(ex, { symbol: BTC, orderId: a.orderId, newClientOrderId: 'cancel-a' }, T0 + 1);
   const cancelled = expectOk(byId);
   assert.equal(cancelled.order.status, 'CANCELED');
   assert.equal(cancelled.clientOrderId, 'cancel-a');
@@ -315,30 +318,30 @@ test('cancel by id or client id: CANCELED with c and C, lock released, then the 
   assert.equal(report.executionType, 'CANCELED');
   assert.equal(report.cancelClientOrderId, 'cancel-a');
   assert.equal(report.origClientOrderId, 'a');
-  const byClientId = expectOk(ex.cancelOrder({ symbol: BTC, origClientOrderId: 'b' }, T0 + 2));
+  const byClientId = expectOk(cancelOrder(ex, { symbol: BTC, origClientOrderId: 'b' }, T0 + 2));
   assert.equal(byClientId.clientOrderId.length, 22);
   assert.equal(locked(ex, 'USDT'), 0n);
   assert.equal(free(ex, 'USDT'), atoms(ex, 'USDT', '10000000'));
-  const again = expectError(ex.cancelOrder({ symbol: BTC, orderId: a.orderId }, T0 + 3));
+  const again = expectError(cancelOrder(ex, { symbol: BTC, orderId: a.orderId }, T0 + 3));
   assert.deepEqual([again.code, again.msg], [-2011, 'Unknown order sent.']);
-  const query = ex.getOrder(BTC, a.orderId);
+  const query = getOrder(ex, BTC, a.orderId);
   assert.ok('code' in query && query.code === -2013 && query.msg === 'Order does not exist.');
-  const neither = expectError(ex.cancelOrder({ symbol: BTC }, T0));
+  const neither = expectError(cancelOrder(ex, { symbol: BTC }, T0));
   assert.equal(neither.msg, "Param 'orderId' or 'origClientOrderId' must be sent, but both were empty/null!");
-  const mismatch = expectError(ex.cancelOrder({ symbol: BTC, orderId: 99, origClientOrderId: 'zz' }, T0));
+  const mismatch = expectError(cancelOrder(ex, { symbol: BTC, orderId: 99, origClientOrderId: 'zz' }, T0));
   assert.equal(mismatch.code, -2011);
   assertHealthy(ex);
 });
 
 test('cancel all: -2011 when nothing is open, else every open order of the symbol, oldest first', () => {
   const ex = makeExchange();
-  assert.equal(expectError(ex.cancelAllOrders(BTC, T0)).code, -2011);
+  assert.equal(expectError(cancelAllOrders(ex, BTC, T0)).code, -2011);
   for (const p of ['50000', '50001', '50002']) expectOk(limit(ex, 'BUY', p, '0.001'));
-  expectOk(ex.placeOrder({ symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1' }, T0));
-  const outcome = ex.cancelAllOrders(BTC, T0);
+  expectOk(placeOrder(ex, { symbol: 'ETHUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '100', quantity: '1' }, T0));
+  const outcome = cancelAllOrders(ex, BTC, T0);
   assert.deepEqual(expectOk(outcome).map((r) => r.order.orderId), [1, 2, 3]);
   assert.deepEqual(executionTypes(outcome.events), ['CANCELED/CANCELED', 'CANCELED/CANCELED', 'CANCELED/CANCELED']);
-  assert.equal((ex.openOrders() as unknown[]).length, 1);
+  assert.equal((openOrders(ex, ) as unknown[]).length, 1);
   assertHealthy(ex);
 });
 
@@ -346,7 +349,7 @@ test('amend keepPriority: a decrease keeps the queue place; at or below filled -
   const ex = makeExchange();
   const first = expectOk(limit(ex, 'SELL', '60000', '0.003', { newClientOrderId: 'first' })).order;
   const second = expectOk(limit(ex, 'SELL', '60000', '0.003')).order;
-  const amended = ex.amendOrder({ symbol: BTC, orderId: first.orderId, newQty: '0.002', newClientOrderId: 'first-v2' }, T0 + 1);
+  const amended = amendOrder(ex, { symbol: BTC, orderId: first.orderId, newQty: '0.002', newClientOrderId: 'first-v2' }, T0 + 1);
   const result = expectOk(amended);
   assert.equal(result.order.origQty, lots(ex, BTC, '0.002'));
   assert.equal(result.order.clientOrderId, 'first-v2');
@@ -355,19 +358,18 @@ test('amend keepPriority: a decrease keeps the queue place; at or below filled -
   assert.equal(reports(amended.events)[0]!.executionId, result.executionId);
   assert.equal(locked(ex, 'BTC'), atoms(ex, 'BTC', '0.005'));
   // The amended order is still first in the queue: a fill of 0.001 hits it, not the second.
-  ex.counterpartyMarket(ex.instrument(BTC)!.index, 'BUY', lots(ex, BTC, '0.001'), T0 + 2);
-  const fill = reports(ex.takeEvents(T0 + 2));
+  const fill = reports(counterpartyMarket(ex, ex.instrument(BTC)!.index, 'BUY', lots(ex, BTC, '0.001'), T0 + 2));
   assert.equal(fill[0]!.order.orderId, first.orderId);
-  const view = ex.getOrder(BTC, undefined, 'first-v2');
+  const view = getOrder(ex, BTC, undefined, 'first-v2');
   assert.ok(!('code' in view) && view.executedQty === lots(ex, BTC, '0.001'));
 
-  const atFilled = expectError(ex.amendOrder({ symbol: BTC, orderId: first.orderId, newQty: '0.001' }, T0));
+  const atFilled = expectError(amendOrder(ex, { symbol: BTC, orderId: first.orderId, newQty: '0.001' }, T0));
   assert.equal(atFilled.code, -1013);
-  const increase = expectError(ex.amendOrder({ symbol: BTC, orderId: second.orderId, newQty: '0.004' }, T0));
+  const increase = expectError(amendOrder(ex, { symbol: BTC, orderId: second.orderId, newQty: '0.004' }, T0));
   assert.deepEqual([increase.code, increase.msg], [-2038, 'Order amend (quantity increase) is not supported.']);
-  assert.equal(expectError(ex.amendOrder({ symbol: BTC, orderId: second.orderId, newQty: '0.003' }, T0)).code, -2038);
-  assert.equal(expectError(ex.amendOrder({ symbol: BTC, orderId: 999, newQty: '0.001' }, T0)).code, -2011);
-  assert.equal(expectError(ex.amendOrder({ symbol: BTC, orderId: second.orderId, newQty: '0.0000001' }, T0)).msg, 'Filter failure: LOT_SIZE');
+  assert.equal(expectError(amendOrder(ex, { symbol: BTC, orderId: second.orderId, newQty: '0.003' }, T0)).code, -2038);
+  assert.equal(expectError(amendOrder(ex, { symbol: BTC, orderId: 999, newQty: '0.001' }, T0)).code, -2011);
+  assert.equal(expectError(amendOrder(ex, { symbol: BTC, orderId: second.orderId, newQty: '0.0000001' }, T0)).msg, 'Filter failure: LOT_SIZE');
   assertHealthy(ex);
 });
 
@@ -375,39 +377,39 @@ test('cancelReplace: success, STOP_ON_FAILURE (-2022), ALLOW_FAILURE and a faile
   const ex = makeExchange();
   const order = expectOk(limit(ex, 'BUY', '50000', '0.001')).order;
   const newOrder = { symbol: BTC, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50001', quantity: '0.002' };
-  const ok = ex.cancelReplace({ ...newOrder, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: order.orderId }, T0);
+  const ok = cancelReplace(ex, { ...newOrder, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: order.orderId }, T0);
   const value = expectOk(ok);
   assert.equal(value.cancelResult, 'SUCCESS');
   assert.equal(value.newOrderResult, 'SUCCESS');
   assert.deepEqual(executionTypes(ok.events), ['CANCELED/CANCELED', 'NEW/NEW']);
 
-  const stop = expectError(ex.cancelReplace({ ...newOrder, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 12345 }, T0));
+  const stop = expectError(cancelReplace(ex, { ...newOrder, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 12345 }, T0));
   assert.equal(stop.code, -2022);
   assert.equal(stop.msg, 'Order cancel-replace failed.');
   const stopData = stop.data as { cancelResult: string; newOrderResult: string; cancelResponse: { code: number }; newOrderResponse: null };
   assert.deepEqual([stopData.cancelResult, stopData.newOrderResult, stopData.cancelResponse.code, stopData.newOrderResponse], ['FAILURE', 'NOT_ATTEMPTED', -2011, null]);
 
-  const allow = ex.cancelReplace({ ...newOrder, price: '50002', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrderId: 12345 }, T0);
+  const allow = cancelReplace(ex, { ...newOrder, price: '50002', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrderId: 12345 }, T0);
   const allowError = expectError(allow);
   assert.equal(allowError.code, -2021);
   assert.equal((allowError as { http?: number }).http, 409);
   assert.equal((allowError.data as { newOrderResult: string }).newOrderResult, 'SUCCESS');
 
   counterparty(ex, BTC, 'SELL', '50010', '1');
-  const current = (ex.openOrders(BTC) as { orderId: number }[])[0]!.orderId;
-  const makerCross = ex.cancelReplace({ ...newOrder, type: 'LIMIT_MAKER', timeInForce: undefined, price: '50010', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: current }, T0);
+  const current = (openOrders(ex, BTC) as { orderId: number }[])[0]!.orderId;
+  const makerCross = cancelReplace(ex, { ...newOrder, type: 'LIMIT_MAKER', timeInForce: undefined, price: '50010', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: current }, T0);
   const partial = expectError(makerCross);
   assert.equal(partial.code, -2021);
   const data = partial.data as { cancelResult: string; newOrderResult: string; newOrderResponse: { msg: string } };
   assert.deepEqual([data.cancelResult, data.newOrderResult, data.newOrderResponse.msg], ['SUCCESS', 'FAILURE', 'Order would immediately match and take.']);
 
-  const bothFail = expectError(ex.cancelReplace({ ...newOrder, type: 'LIMIT_MAKER', timeInForce: undefined, price: '50010', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrderId: 777 }, T0));
+  const bothFail = expectError(cancelReplace(ex, { ...newOrder, type: 'LIMIT_MAKER', timeInForce: undefined, price: '50010', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrderId: 777 }, T0));
   assert.equal(bothFail.code, -2022);
 
-  const remaining = (ex.openOrders(BTC) as unknown[]).length;
-  const filterFail = expectError(ex.cancelReplace({ ...newOrder, price: '50000.001', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 3 }, T0));
+  const remaining = (openOrders(ex, BTC) as unknown[]).length;
+  const filterFail = expectError(cancelReplace(ex, { ...newOrder, price: '50000.001', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 3 }, T0));
   assert.equal(filterFail.msg, 'Filter failure: PRICE_FILTER');
-  assert.equal((ex.openOrders(BTC) as unknown[]).length, remaining, 'filters are checked before the cancel');
+  assert.equal((openOrders(ex, BTC) as unknown[]).length, remaining, 'filters are checked before the cancel');
   assertHealthy(ex);
 });
 
@@ -418,25 +420,24 @@ test('myTrades: oldest id first, fromId, time range, -1128 and -1127, limit capp
     counterparty(ex, BTC, 'SELL', '60000', '0.001', T0 + i * 1000);
     expectOk(place(ex, { side: 'BUY', type: 'MARKET', quantity: '0.001' }, T0 + i * 1000));
     // A counterparty-only match consumes a trade id the account never sees.
-    ex.counterpartyOrder(inst.index, 'SELL', ticks(ex, BTC, '61000'), 1, T0);
-    ex.counterpartyMarket(inst.index, 'BUY', 1, T0);
-    ex.takeEvents(T0);
+    counterpartyLimit(ex, inst.index, 'SELL', ticks(ex, BTC, '61000'), 1, T0);
+    counterpartyMarket(ex, inst.index, 'BUY', 1, T0);
   }
-  const all = ex.myTrades({ symbol: BTC }) as { tradeId: number; time: number }[];
+  const all = myTrades(ex, { symbol: BTC }) as { tradeId: number; time: number }[];
   assert.deepEqual(all.map((t) => t.tradeId), [1, 3, 5, 7, 9]);
-  assert.deepEqual((ex.myTrades({ symbol: BTC, fromId: 4 }) as { tradeId: number }[]).map((t) => t.tradeId), [5, 7, 9]);
-  assert.deepEqual((ex.myTrades({ symbol: BTC, limit: 2 }) as { tradeId: number }[]).map((t) => t.tradeId), [7, 9]);
+  assert.deepEqual((myTrades(ex, { symbol: BTC, fromId: 4 }) as { tradeId: number }[]).map((t) => t.tradeId), [5, 7, 9]);
+  assert.deepEqual((myTrades(ex, { symbol: BTC, limit: 2 }) as { tradeId: number }[]).map((t) => t.tradeId), [7, 9]);
   assert.deepEqual(
-    (ex.myTrades({ symbol: BTC, startTime: T0 + 1000, endTime: T0 + 3000 }) as { tradeId: number }[]).map((t) => t.tradeId),
+    (myTrades(ex, { symbol: BTC, startTime: T0 + 1000, endTime: T0 + 3000 }) as { tradeId: number }[]).map((t) => t.tradeId),
     [3, 5, 7],
   );
-  assert.deepEqual((ex.myTrades({ symbol: BTC, orderId: 2 }) as { tradeId: number }[]).map((t) => t.tradeId), [3]);
-  const combo = ex.myTrades({ symbol: BTC, fromId: 1, startTime: T0, endTime: T0 + 1 });
+  assert.deepEqual((myTrades(ex, { symbol: BTC, orderId: 2 }) as { tradeId: number }[]).map((t) => t.tradeId), [3]);
+  const combo = myTrades(ex, { symbol: BTC, fromId: 1, startTime: T0, endTime: T0 + 1 });
   assert.ok('code' in combo && combo.code === -1128);
-  const wide = ex.myTrades({ symbol: BTC, startTime: T0, endTime: T0 + 24 * 3600_000 + 1 });
+  const wide = myTrades(ex, { symbol: BTC, startTime: T0, endTime: T0 + 24 * 3600_000 + 1 });
   assert.ok('code' in wide && wide.code === -1127 && wide.msg === 'More than 24 hours between startTime and endTime.');
-  assert.equal((ex.myTrades({ symbol: BTC, limit: 5000 }) as unknown[]).length, 5);
-  const unknown = ex.myTrades({ symbol: 'XXX' });
+  assert.equal((myTrades(ex, { symbol: BTC, limit: 5000 }) as unknown[]).length, 5);
+  const unknown = myTrades(ex, { symbol: 'XXX' });
   assert.ok('code' in unknown && unknown.code === -1121);
 });
 
@@ -445,12 +446,12 @@ test('fillOpenOrder sweeps the orders ahead in price-time, then fills the named 
   const ahead = expectOk(limit(ex, 'BUY', '59000', '0.002')).order;
   const better = counterparty(ex, BTC, 'BUY', '59500', '0.001');
   const target = expectOk(limit(ex, 'BUY', '59000', '0.003')).order;
-  const outcome = ex.fillOpenOrder(target.orderId, '0.002', T0 + 10);
+  const outcome = fillOpenOrder(ex, target.orderId, '0.002', T0 + 10);
   assert.equal(expectOk(outcome).filled, lots(ex, BTC, '0.002'));
   const types = reports(outcome.events).map((r) => `${r.order.orderId}:${r.executionType}/${r.order.status}`);
   assert.deepEqual(types, [`${ahead.orderId}:TRADE/FILLED`, `${target.orderId}:TRADE/PARTIALLY_FILLED`]);
-  assert.equal(ex.counterpartyCancel(better), false, 'the better-priced order was swept');
-  assert.equal(expectError(ex.fillOpenOrder(424242, '1', T0)).code, -2013);
+  assert.equal(counterpartyCancel(ex, better), false, 'the better-priced order was swept');
+  assert.equal(expectError(fillOpenOrder(ex, 424242, '1', T0)).code, -2013);
   assertHealthy(ex);
 });
 
@@ -458,8 +459,7 @@ test('order views and reports carry times: created, updated, working', () => {
   const ex = makeExchange();
   const order = expectOk(limit(ex, 'SELL', '60000', '0.002')).order;
   assert.deepEqual([order.time, order.updateTime, order.workingTime, order.isWorking], [T0, T0, T0, true]);
-  ex.counterpartyMarket(ex.instrument(BTC)!.index, 'BUY', lots(ex, BTC, '0.001'), T0 + 50);
-  const report = reports(ex.takeEvents(T0 + 50))[0]!;
+  const report = reports(counterpartyMarket(ex, ex.instrument(BTC)!.index, 'BUY', lots(ex, BTC, '0.001'), T0 + 50))[0]!;
   assert.equal(report.eventTime, T0 + 50);
   assert.equal(report.order.updateTime, T0 + 50);
   assert.equal(report.order.time, T0);

@@ -6,18 +6,17 @@
 // larger market orders.
 
 import type { GeneratorConfig } from '../config/types.ts';
+import type { CounterpartyCommand } from './commands.ts';
 import type { Instrument } from './markets.ts';
 import type { Rng } from './rng.ts';
 import type { Side } from './types.ts';
 import { POW10 } from './units.ts';
 
-/** What the generator needs from the exchange: the same entry points as everyone else. */
+/** What the generator needs from the exchange: the one entry everyone uses, and a read. */
 export interface CounterpartyVenue {
-  counterpartyLimit(symbolIndex: number, side: Side, price: number, lots: number, now: number): void;
-  counterpartyMarket(symbolIndex: number, side: Side, lots: number, now: number): void;
-  /** Cancels the generator's i-th resting order of the symbol (0 <= i < count). */
-  counterpartyCancelAt(symbolIndex: number, i: number, now: number): void;
-  counterpartyRestingCount(symbolIndex: number): number;
+  submit(cmd: CounterpartyCommand): unknown;
+  /** The counterparty's resting orders per symbol (for their count). */
+  readonly state: { readonly counterpartyResting: readonly (readonly unknown[])[] };
 }
 
 interface SymbolState {
@@ -76,7 +75,7 @@ export class CounterpartyGenerator {
         const offset = this.config.touch_offset_ticks + level * this.config.level_spacing_ticks;
         for (const side of ['BUY', 'SELL'] as const) {
           const price = side === 'BUY' ? s.mid - offset : s.mid + offset;
-          if (price > 0) venue.counterpartyLimit(s.instrument.index, side, price, this.size(s, this.limitNotional), this.startTime);
+          if (price > 0) venue.submit({ type: 'counterpartyLimit', now: this.startTime, symbolIndex: s.instrument.index, side, price, lots: this.size(s, this.limitNotional) });
         }
       }
     }
@@ -108,12 +107,12 @@ export class CounterpartyGenerator {
     if (k > 0) s.mid = Math.max(s.minMid, s.mid + this.rng.int(-k, k));
     const index = s.instrument.index;
 
-    const resting = venue.counterpartyRestingCount(index);
+    const resting = venue.state.counterpartyResting[index]!.length;
     const cancels = this.rng.poisson((resting * this.stepSeconds) / cfg.mean_order_lifetime_s);
     for (let i = 0; i < cancels; i++) {
-      const count = venue.counterpartyRestingCount(index);
+      const count = venue.state.counterpartyResting[index]!.length;
       if (count === 0) break;
-      venue.counterpartyCancelAt(index, this.rng.int(0, count - 1), time);
+      venue.submit({ type: 'counterpartyCancelAt', now: time, symbolIndex: index, slot: this.rng.int(0, count - 1) });
     }
 
     const limits = this.rng.poisson(cfg.limit_rate_per_s * this.stepSeconds);
@@ -122,13 +121,13 @@ export class CounterpartyGenerator {
       const extra = Math.floor(this.rng.exponential(cfg.depth_spread_ticks) / cfg.level_spacing_ticks) * cfg.level_spacing_ticks;
       const offset = cfg.touch_offset_ticks + extra;
       const price = side === 'BUY' ? s.mid - offset : s.mid + offset;
-      if (price > 0) venue.counterpartyLimit(index, side, price, this.size(s, this.limitNotional), time);
+      if (price > 0) venue.submit({ type: 'counterpartyLimit', now: time, symbolIndex: index, side, price, lots: this.size(s, this.limitNotional) });
     }
 
     const markets = this.rng.poisson(cfg.market_rate_per_s * this.stepSeconds);
     for (let i = 0; i < markets; i++) {
       const side: Side = this.rng.float() < 0.5 ? 'BUY' : 'SELL';
-      venue.counterpartyMarket(index, side, this.size(s, this.marketNotional), time);
+      venue.submit({ type: 'counterpartyTake', now: time, symbolIndex: index, side, price: null, lots: this.size(s, this.marketNotional) });
     }
   }
 

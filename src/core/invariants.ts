@@ -4,23 +4,11 @@
 // above its rate (rounded up), and every asset conserved against the trade log. Returns the
 // violations found (empty = healthy).
 
-import type { BookSide, Order, SymbolBook } from './book.ts';
-import type { Ledger } from './ledger.ts';
-import type { Instrument, Markets } from './markets.ts';
-import type { TradeLog } from './trade-log.ts';
+import type { BookSide, Order } from './book.ts';
+import type { Instrument } from './markets.ts';
+import type { CoreState } from './state.ts';
 
-export interface CoreState {
-  readonly markets: Markets;
-  readonly books: readonly SymbolBook[];
-  readonly orders: { get(key: number): Order | undefined; readonly size: number };
-  readonly clientIds: readonly ReadonlyMap<string, Order>[];
-  readonly counterpartyResting: readonly (readonly Order[])[];
-  readonly ledger: Ledger;
-  readonly tradeLog: TradeLog;
-  /** Running totals of the trade log already folded in (so checks stay O(new trades)). */
-  readonly conservation: ConservationCursor;
-}
-
+/** Running totals of the trade log already folded in (so checks stay O(new trades)). */
 export class ConservationCursor {
   readonly processed = new Map<string, number>();
   readonly expected = new Map<string, bigint>();

@@ -1,5 +1,9 @@
-// The account's balances per asset, free and locked, in atoms. Records which assets changed so
-// that each command ends with one `outboundAccountPosition` naming them (spec 6.2).
+// The account's ledger: balances per asset, free and locked, in atoms; holds for open orders,
+// their release, and the settlement of fills (spec 2.3, 2.4). Records which assets changed so
+// that each command ends with one `outboundAccountPosition` carrying their figures (spec 6.2).
+
+import type { Instrument } from './markets.ts';
+import type { AssetBalance, Side } from './types.ts';
 
 export interface Balance {
   free: bigint;
@@ -10,7 +14,11 @@ export class Ledger {
   private readonly balances = new Map<string, Balance>();
   private readonly changed = new Set<string>();
 
-  constructor(start: ReadonlyMap<string, bigint>) {
+  constructor(
+    start: ReadonlyMap<string, bigint>,
+    /** Atom decimals per asset (8 for an asset no configuration names). */
+    private readonly decimals: ReadonlyMap<string, number>,
+  ) {
     for (const [asset, amount] of start) this.balances.set(asset, { free: amount, locked: 0n });
   }
 
@@ -35,7 +43,7 @@ export class Ledger {
    * Moves `amount` from free to locked if free covers `cover` (at least the amount: a BUY
    * locks its notional but needs its worst-case commission free as well, spec 2.4).
    */
-  tryLock(asset: string, amount: bigint, cover = amount): boolean {
+  hold(asset: string, amount: bigint, cover = amount): boolean {
     const balance = this.get(asset);
     if (balance.free < cover) return false;
     balance.free -= amount;
@@ -44,7 +52,7 @@ export class Ledger {
     return true;
   }
 
-  unlock(asset: string, amount: bigint): void {
+  release(asset: string, amount: bigint): void {
     if (amount === 0n) return;
     const balance = this.get(asset);
     balance.locked -= amount;
@@ -78,16 +86,48 @@ export class Ledger {
     this.changed.add(asset);
   }
 
+  /**
+   * Moves balances for one fill of `qty` lots worth `notional` quote atoms. An order with a
+   * hold pays out of it: `heldRelease` is the part of its hold these lots free (for a BUY the
+   * notional at the order's own price, so a better fill price frees the rest); a MARKET order
+   * (null) pays from free. Then the commission `due` is charged from free quote in whole
+   * `commissionUnit`s, never more than free holds; returns what was charged.
+   */
+  settle(inst: Instrument, side: Side, heldRelease: bigint | null, notional: bigint, baseAmount: bigint, due: bigint): bigint {
+    if (side === 'BUY') {
+      if (heldRelease !== null) {
+        this.spendLocked(inst.quote, heldRelease);
+        this.addFree(inst.quote, heldRelease - notional);
+      } else {
+        this.addFree(inst.quote, -notional);
+      }
+      this.addFree(inst.base, baseAmount);
+    } else {
+      if (heldRelease !== null) this.spendLocked(inst.base, baseAmount);
+      else this.addFree(inst.base, -baseAmount);
+      this.addFree(inst.quote, notional);
+    }
+    return this.chargeFree(inst.quote, due, inst.commissionUnit);
+  }
+
   /** Whether any asset changed since the last takeChanged(). */
   get hasChanges(): boolean {
     return this.changed.size > 0;
   }
 
-  /** The assets changed since the last call, in first-change order. */
-  takeChanged(): string[] {
-    if (this.changed.size === 0) return [];
-    const assets = [...this.changed];
+  /** One asset's figures now, as a value. */
+  snapshot(asset: string): AssetBalance {
+    const b = this.get(asset);
+    return { asset, free: b.free, locked: b.locked, decimals: this.decimals.get(asset) ?? DEFAULT_DECIMALS };
+  }
+
+  /** The balances of the assets changed since the last call, in first-change order. */
+  takeChanged(): AssetBalance[] {
+    const out: AssetBalance[] = [];
+    for (const asset of this.changed) out.push(this.snapshot(asset));
     this.changed.clear();
-    return assets;
+    return out;
   }
 }
+
+const DEFAULT_DECIMALS = 8;

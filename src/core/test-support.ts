@@ -3,7 +3,9 @@
 
 import { resolveConfig } from '../config/index.ts';
 import type { SimConfigInput } from '../config/types.ts';
-import { Exchange, type Outcome } from './exchange.ts';
+import type { FlushResult, Outcome } from './commands.ts';
+import { Exchange } from './exchange.ts';
+import type { SymbolBook } from './book.ts';
 import type { Instrument } from './markets.ts';
 import type { Rng } from './rng.ts';
 import type { CoreEvent, ExecutionReport } from './types.ts';
@@ -35,9 +37,9 @@ export interface TradingStep {
 /** One step of a seeded walk over a busy book: time moves on, then a symbol, side and price. */
 export function tradingStep(ex: Exchange, rng: Rng, now: number): TradingStep {
   const next = now + rng.int(0, 5);
-  ex.advance(next);
+  advance(ex, next);
   const inst = ex.instruments[rng.int(0, 1)]!;
-  const mid = ex.latentMid(inst.symbol)!;
+  const mid = ex.state.latentMid(inst.index);
   const side = rng.float() < 0.5 ? 'BUY' : 'SELL';
   const price = formatPlain(Math.max(1, mid + (side === 'BUY' ? 1 : -1) * rng.int(-50, 40)), inst.tickDecimals);
   return { now: next, inst, side, price };
@@ -62,9 +64,23 @@ export function qtyText(ex: Exchange, symbol: string, lotsValue: number): string
 /** Rests a counterparty limit order given in decimals; returns its book key. */
 export function counterparty(ex: Exchange, symbol: string, side: 'BUY' | 'SELL', price: string, qty: string, now = T0): number {
   const inst = ex.instrument(symbol)!;
-  const id = ex.counterpartyOrder(inst.index, side, ticks(ex, symbol, price), lots(ex, symbol, qty), now);
-  ex.takeEvents(now);
-  return id;
+  const outcome = ex.submit({ type: 'counterpartyLimit', now, symbolIndex: inst.index, side, price: ticks(ex, symbol, price), lots: lots(ex, symbol, qty) });
+  return expectOk(outcome);
+}
+
+/** Runs the generator up to `now` (the driver's command); the events it caused. */
+export function advance(ex: Exchange, now: number, maxSteps = Infinity): CoreEvent[] {
+  return ex.submit({ type: 'advance', now, maxSteps }).events;
+}
+
+/** Publishes the pending depth batches (the driver's command). */
+export function flushDepth(ex: Exchange, now: number): FlushResult {
+  return expectOk(ex.submit({ type: 'flushDepth', now }));
+}
+
+/** A counterparty MARKET order of `lotsValue` lots; the events it caused. */
+export function counterpartyMarket(ex: Exchange, symbolIndex: number, side: 'BUY' | 'SELL', lotsValue: number, now: number): CoreEvent[] {
+  return ex.submit({ type: 'counterpartyTake', now, symbolIndex, side, price: null, lots: lotsValue }).events;
 }
 
 export function reports(events: readonly CoreEvent[]): ExecutionReport[] {
@@ -96,4 +112,20 @@ function deepMergePlain(a: any, b: any): any {
   const out: any = { ...a };
   for (const [k, v] of Object.entries(b)) out[k] = k in a ? deepMergePlain(a[k], v) : v;
   return out;
+}
+
+/** A symbol's book (tests look at its levels). */
+export function bookOf(ex: Exchange, symbol: string): SymbolBook | undefined {
+  const inst = ex.instrument(symbol);
+  return inst && ex.state.books[inst.index];
+}
+
+/** A counterparty limit order in ticks and lots; its book key (0: nothing rests). */
+export function counterpartyLimit(ex: Exchange, symbolIndex: number, side: 'BUY' | 'SELL', price: number, lotsValue: number, now = T0): number {
+  return expectOk(ex.submit({ type: 'counterpartyLimit', now, symbolIndex, side, price, lots: lotsValue }));
+}
+
+/** Cancels a resting counterparty order by book key; whether it was resting. */
+export function counterpartyCancel(ex: Exchange, key: number, now = T0): boolean {
+  return expectOk(ex.submit({ type: 'counterpartyCancel', now, key }));
 }

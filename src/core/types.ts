@@ -93,11 +93,25 @@ export interface ExecutionReport {
   readonly counterOrderId: number;
 }
 
-/** The account's balances changed (spec 6.2 `outboundAccountPosition`): which assets. */
+/** One asset's balance at a moment, in atoms (`decimals` places). */
+export interface AssetBalance {
+  readonly asset: string;
+  readonly free: bigint;
+  readonly locked: bigint;
+  readonly decimals: number;
+}
+
+/**
+ * The account's balances changed (spec 6.2 `outboundAccountPosition`): the changed assets'
+ * figures as the command left them, so writing the event never reads live state.
+ */
 export interface BalanceEvent {
   readonly type: 'balances';
   readonly eventTime: number;
-  readonly assets: readonly string[];
+  /** `u`: the time of the last balance change (this command's). */
+  readonly updateTime: number;
+  /** The changed assets, in first-change order. */
+  readonly balances: readonly AssetBalance[];
 }
 
 /** A public trade (spec 6.1 `trade`). */

@@ -7,6 +7,7 @@
 // ./methods.ts, which lists these methods with their arguments.
 
 import type { FaultsConfig } from '../config/types.ts';
+import type { Outcome } from '../core/commands.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { CoreEvent } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
@@ -20,6 +21,8 @@ export type ConnectionKind = 'market' | 'api' | 'user';
 export interface FaultHost {
   readonly rules: FaultRules;
   readonly exchange: Exchange;
+  /** The account's order `orderId` filled by `qty` (decimal) from the other side: the edge parses, the core fills. */
+  fillOpenOrder(orderId: number, qty: string, now: number): Outcome<{ readonly symbol: string; readonly filled: number }>;
   now(): number;
   publish(events: CoreEvent[]): void;
   /** Closes every WebSocket connection of the kinds; returns how many. */
@@ -115,7 +118,7 @@ export class Faults {
 
   /** The next depth batch of each symbol is not sent: the next diff's `U` jumps, so a client must detect the gap and resync. */
   skipNextDepthUpdate(): void {
-    this.host.exchange.skipNextDepthUpdate();
+    this.host.exchange.submit({ type: 'skipDepthUpdate', now: this.host.now(), symbolIndex: null, skip: true });
     this.counts.skippedDepthUpdates++;
   }
 
@@ -182,7 +185,7 @@ export class Faults {
   /** Crosses one of the account's resting orders; returns the quantity filled (decimal string). */
   fillOpenOrder(orderId: number, qty: string): string {
     requireOrderId(orderId, 'orderId');
-    const outcome = this.host.exchange.fillOpenOrder(orderId, requireQty(qty, 'qty'), this.host.now());
+    const outcome = this.host.fillOpenOrder(orderId, requireQty(qty, 'qty'), this.host.now());
     if (!outcome.ok) {
       const why = outcome.error.code === -2013 ? `order ${orderId} is not an open order of the account` : `qty: ${outcome.error.msg}`;
       throw new FaultError(why);
@@ -220,7 +223,7 @@ export class Faults {
   clear(): void {
     this.setRestUnresponsive(false);
     this.state.clear();
-    this.host.exchange.cancelDepthSkip();
+    this.host.exchange.submit({ type: 'skipDepthUpdate', now: this.host.now(), symbolIndex: null, skip: false });
     this.host.setClockOffsetMs(this.host.configuredOffsetMs);
     this.timed = [];
   }

@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSimulator, type Simulator } from '../index.ts';
+import { latentMid } from '../core/queries.ts';
 
 let sim: Simulator;
 
@@ -33,7 +34,7 @@ test('place, cancel, cancelAll and setMid answer {"result": ...} and act on the 
   assert.deepEqual(await post('market/cancelAll', { symbol: 'BTCUSDT' }), { status: 200, json: { result: 1 } });
   assert.equal(sim.stats().touch.BTCUSDT?.ask, null);
   assert.deepEqual(await post('market/setMid', { symbol: 'ETHUSDT', price: '3100.5' }), { status: 200, json: { result: null } });
-  assert.equal(sim.exchange.latentMid('ETHUSDT'), 310_050);
+  assert.equal(latentMid(sim.exchange.state, 'ETHUSDT'), 310_050);
 });
 
 test('bad arguments answer 400 with the reference code and message and change nothing', async () => {

@@ -14,9 +14,12 @@ import fc from 'fast-check';
 import { startSimulator, type Simulator } from '../index.ts';
 import { ERRORS } from '../core/errors.ts';
 import { createRestHandler } from './rest-server.ts';
+import { Outbox } from './outbox.ts';
 import { WsApiConnection } from './ws-api.ts';
 import { Peer } from './ws-peer.ts';
 import type { WebSocket } from 'ws';
+import { openOrders, placeOrder } from '../api/orders.ts';
+import { balances, depthSnapshot } from '../core/queries.ts';
 
 /** Inputs per surface; the total is the issue's 100,000 per run. */
 const RUNS = {
@@ -49,7 +52,7 @@ before(async () => {
     ['59000', 'BUY'],
     ['61000', 'SELL'],
   ] as const) {
-    const placed = ex.placeOrder({ symbol: 'BTCUSDT', side, type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price, newClientOrderId: `fuzz-${side}` }, sim.now());
+    const placed = placeOrder(ex, { symbol: 'BTCUSDT', side, type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price, newClientOrderId: `fuzz-${side}` }, sim.now());
     assert.ok(placed.ok);
   }
 });
@@ -62,11 +65,11 @@ after(async () => {
 function fingerprint(s: Simulator): string {
   const ex = s.exchange;
   return JSON.stringify({
-    balances: ex.balances().map((b) => [b.asset, String(b.free), String(b.locked)]),
-    open: ex.openOrders(),
-    books: ex.instruments.map((i) => ex.depthSnapshot(i.symbol, 5000, 'live')),
-    ids: [ex['nextOrderId'], ex['nextExecutionId']],
-    trades: ex.tradeLog['total'],
+    balances: balances(ex.state).map((b) => [b.asset, String(b.free), String(b.locked)]),
+    open: openOrders(ex),
+    books: ex.instruments.map((i) => depthSnapshot(ex.state, i.symbol, 5000, 'live')),
+    ids: [ex['desk']['nextOrderId'], ex['desk']['nextExecutionId']],
+    trades: ex.state.tradeLog.size,
     listenKeys: [...s.service.listenKeys['keys'].keys()],
   }, (_key, value) => (typeof value === 'bigint' ? String(value) : value));
 }
@@ -156,7 +159,7 @@ const REST_PATHS = [
 ];
 
 test(`REST: ${RUNS.rest} generated requests get a reference answer and refusals change nothing`, () => {
-  const handler = createRestHandler({ service: sim.service, publish: () => {} });
+  const handler = createRestHandler({ service: sim.service, outbox: new Outbox() });
   const { apiKey, apiSecret } = sim.credentials;
   let refused = 0;
   fc.assert(
@@ -284,7 +287,7 @@ test(`WS API: ${RUNS.wsApi} generated frames each get one reply with a reference
           text = JSON.stringify({ id: frame.id, method: frame.method, params });
         }
         const { peer, socket } = fakePeer('api');
-        new WsApiConnection(peer, { service: sim.service, users, publish: () => {} }, true);
+        new WsApiConnection(peer, { service: sim.service, users, outbox: new Outbox() }, true);
         const before = fingerprint(sim);
         socket.emit('message', Buffer.from(text), binary);
         peer.flush(); // what the end of this tick would write

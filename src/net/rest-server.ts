@@ -9,8 +9,8 @@ import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import { apiError, isApiError } from '../core/errors.ts';
-import type { CoreEvent } from '../core/types.ts';
 import type { ReplyFault } from '../faults/rules.ts';
+import type { Outbox } from './outbox.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Where the control API lives (API.md section 5). */
@@ -25,8 +25,8 @@ const CORS_HEADERS = {
 
 export interface RestOptions {
   readonly service: Service;
-  /** Called with a request's events once its response is written. */
-  readonly publish: (events: CoreEvent[]) => void;
+  /** Where a request's events go once its response is written. */
+  readonly outbox: Outbox;
   /** Other handlers tried before the API routes (e.g. the control API); true = handled. */
   readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
   /** Observes every API reply (stats). */
@@ -68,25 +68,25 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       const fault = service.faults.replyFault(endpoint, 'rest');
       if (fault.delayMs === 0 && fault.outcome === 'send') {
         send(res, reply);
-        if (reply.events.length > 0) options.publish(reply.events);
+        options.outbox.publish(reply.events);
       } else {
-        replyWithFault(res, reply, fault, options.publish);
+        replyWithFault(res, reply, fault, options.outbox);
       }
     });
   };
 }
 
 /**
- * A reply a fault rule acts on (API.md 3.1): after `delayMs` (with the events it caused), or
+ * A reply a fault rule acts on (API.md 3.1): after `delayMs` (the held reply keeps the events it caused and publishes them then), or
  * never (`swallow`: the connection stays open until the rule is removed), or the connection
  * closes instead (`close`). The request was carried out either way.
  */
-function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, publish: (events: CoreEvent[]) => void): void {
+function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox): void {
   const finish = () => {
     if (fault.outcome === 'send') send(res, reply);
     else if (fault.outcome === 'close') res.destroy();
     else res.once('close', fault.hold(() => res.destroy()));
-    if (reply.events.length > 0) publish(reply.events);
+    outbox.publish(reply.events);
   };
   if (fault.delayMs === 0) return finish();
   setTimeout(finish, fault.delayMs).unref();

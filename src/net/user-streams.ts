@@ -15,26 +15,10 @@ export type UserSink =
 
 export class UserStreams {
   private readonly sinks = new Set<UserSink>();
-  /** While set, deliveries are collected here instead of sent (a delayed WS API ack). */
-  private captured: string[] | null = null;
-
   constructor(
     private readonly wire: EventWire,
     private readonly faults: FaultRules,
   ) {}
-
-  /** Runs `fn`, collecting the user payloads it would deliver; the caller delivers them later. */
-  capture(fn: () => void): string[] {
-    const outer = this.captured;
-    const mine: string[] = [];
-    this.captured = mine;
-    try {
-      fn();
-    } finally {
-      this.captured = outer;
-    }
-    return mine;
-  }
 
   add(sink: UserSink): void {
     this.sinks.add(sink);
@@ -86,10 +70,6 @@ export class UserStreams {
    */
   deliver(payloads: readonly string[]): void {
     if (payloads.length === 0) return;
-    if (this.captured !== null) {
-      this.captured.push(...payloads);
-      return;
-    }
     if (this.faults.userStreamMuted) return;
     for (const p of payloads) {
       const times = this.faults.duplicateThisEvent() ? 2 : 1;

@@ -14,6 +14,7 @@ import type { ConnectionControl, SessionStatus } from '../api/session.ts';
 import { apiError, isApiError, type ApiError } from '../core/errors.ts';
 import type { CoreEvent } from '../core/types.ts';
 import { rawText } from './market-streams.ts';
+import type { Outbox } from './outbox.ts';
 import { requestIdText } from './request-id.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
 import type { Peer } from './ws-peer.ts';
@@ -22,17 +23,18 @@ import type { Peer } from './ws-peer.ts';
 const MAX_SUBSCRIPTION_IDS = 65535;
 const VERSION_PREFIX = /^v[0-9]+\//;
 
+/** A reply held back by an ack delay, with the account events it delivers when it goes out. */
 interface Outgoing {
   readonly dueAt: number;
   readonly frame: string | null;
-  readonly userPayloads: readonly string[];
+  readonly events: readonly CoreEvent[];
 }
 
 export interface WsApiHooks {
   readonly service: Service;
   readonly users: UserStreams;
-  /** Hands a request's events on (user data, public trades) once its response is sent. */
-  readonly publish: (events: CoreEvent[]) => void;
+  /** Where a request's events go (user data, public trades) once its response is sent. */
+  readonly outbox: Outbox;
   readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
 }
 
@@ -98,21 +100,21 @@ export class WsApiConnection implements ConnectionControl {
     const fault = service.faults.replyFault(endpoint, 'ws-api');
     if (fault.outcome === 'close') {
       this.peer.terminate();
-      if (reply.events.length > 0) this.hooks.publish(reply.events);
+      this.hooks.outbox.publish(reply.events);
       return;
     }
     const frame = fault.outcome === 'swallow' ? null : this.replyFrame(idJson, reply, endpoint, returnRateLimits);
     const delay = fault.delayMs;
     if (delay === 0 && this.outgoing.length === 0) {
       if (frame !== null) this.send(frame);
-      if (reply.events.length > 0) this.hooks.publish(reply.events);
+      this.hooks.outbox.publish(reply.events);
       return;
     }
     // An ack delay: market data goes out now; the reply and the user events it caused follow
-    // after the delay, in request order.
-    const userPayloads = reply.events.length > 0 ? this.hooks.users.capture(() => this.hooks.publish(reply.events)) : [];
+    // after the delay, in request order. The held reply keeps its events (values) until then.
+    this.hooks.outbox.publishHeld(reply.events);
     const last = this.outgoing.at(-1)?.dueAt ?? 0;
-    this.outgoing.push({ dueAt: Math.max(performance.now() + delay, last), frame, userPayloads });
+    this.outgoing.push({ dueAt: Math.max(performance.now() + delay, last), frame, events: reply.events });
     this.scheduleDrain();
   }
 
@@ -125,7 +127,7 @@ export class WsApiConnection implements ConnectionControl {
       while (this.outgoing.length > 0 && this.outgoing[0]!.dueAt <= now) {
         const next = this.outgoing.shift()!;
         if (next.frame !== null) this.send(next.frame);
-        this.hooks.users.deliver(next.userPayloads);
+        this.hooks.outbox.deliverAccount(next.events);
       }
       this.scheduleDrain();
     }, wait);

@@ -9,6 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { CoreEvent, DepthDiff, Touch } from '../core/types.ts';
+import type { EventDelivery, Outbox } from './outbox.ts';
 import { MarketStreams, type MarketConnection } from './market-streams.ts';
 import { MAX_URL_BYTES } from './rest-server.ts';
 import { UserStreams } from './user-streams.ts';
@@ -24,13 +25,13 @@ export interface GatewayOptions {
   readonly heartbeatNow: () => number;
   readonly pingIntervalMs: number;
   readonly pongTimeoutMs: number;
-  /** Hands a WS API request's events to the simulator (which publishes them everywhere). */
-  readonly publish: (events: CoreEvent[]) => void;
+  /** Where WS API requests publish their events (made by the simulator, delivered by this gateway). */
+  readonly outbox: Outbox;
   readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
   readonly onSlowConsumer?: () => void;
 }
 
-export class WsGateway {
+export class WsGateway implements EventDelivery {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES });
   readonly users: UserStreams;
   readonly market: MarketStreams;
@@ -74,7 +75,15 @@ export class WsGateway {
 
   /** Events of a command: public trades to their streams, account events to user streams. */
   publishEvents(events: readonly CoreEvent[]): void {
+    this.publishTrades(events);
+    this.publishAccount(events);
+  }
+
+  publishTrades(events: readonly CoreEvent[]): void {
     for (const e of events) if (e.type === 'trade') this.market.publishTrade(e);
+  }
+
+  publishAccount(events: readonly CoreEvent[]): void {
     if (this.users.size > 0) this.users.deliver(this.users.serialize(events));
   }
 
@@ -179,7 +188,7 @@ export class WsGateway {
     return {
       service: this.options.service,
       users: this.users,
-      publish: this.options.publish,
+      outbox: this.options.outbox,
       onReply: this.options.onReply,
     };
   }

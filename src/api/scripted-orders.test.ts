@@ -1,10 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveConfig } from '../config/index.ts';
-import { Exchange } from './exchange.ts';
-import { ScriptedMarket } from './scripted-market.ts';
-import type { OrderView } from './types.ts';
-import { expectError, expectOk, executionTypes, lots, makeExchange, reports, T0, ticks, toJson } from './test-support.ts';
+import { Exchange } from '../core/exchange.ts';
+import { ScriptedOrders } from './scripted-orders.ts';
+import type { OrderView } from '../core/types.ts';
+import { expectError, expectOk, executionTypes, lots, makeExchange, reports, T0, ticks, toJson } from '../core/test-support.ts';
+import { getOrder, placeOrder } from './orders.ts';
+import { latentMid } from '../core/queries.ts';
+import { invariantViolations } from '../core/invariants.ts';
+import { advance, bookOf } from '../core/test-support.ts';
 
 const BTC = 'BTCUSDT';
 const sell = (price: string, quantity: string) => ({ symbol: BTC, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price, quantity }) as const;
@@ -12,10 +16,10 @@ const buy = (price: string, quantity: string) => ({ symbol: BTC, side: 'BUY', ty
 
 function quiet() {
   const ex = makeExchange();
-  return { ex, market: new ScriptedMarket(ex) };
+  return { ex, market: new ScriptedOrders(ex) };
 }
 
-const levels = (ex: Exchange, side: 'bids' | 'asks') => ex.book(BTC)![side].top(10);
+const levels = (ex: Exchange, side: 'bids' | 'asks') => bookOf(ex, BTC)![side].top(10);
 
 test('a scripted SELL rests on the book at its price; ids count from 1, also for orders that do not rest', () => {
   const { ex, market } = quiet();
@@ -25,12 +29,12 @@ test('a scripted SELL rests on the book at its price; ids count from 1, also for
   assert.equal(expectOk(market.place({ symbol: BTC, side: 'SELL', type: 'MARKET', quantity: '0.1' }, T0)), 2);
   assert.equal(expectOk(market.place(buy('59990', '0.2'), T0)), 3);
   assert.deepEqual(levels(ex, 'bids'), [[ticks(ex, BTC, '59990'), lots(ex, BTC, '0.2')]]);
-  assert.deepEqual(ex.invariantViolations(), []);
+  assert.deepEqual(invariantViolations(ex.state), []);
 });
 
 test("a scripted BUY trades with the account's resting SELL: the account's report, a public trade, the rest rests", () => {
   const { ex, market } = quiet();
-  const own = expectOk(ex.placeOrder(sell('60000', '0.1'), T0)).order;
+  const own = expectOk(placeOrder(ex, sell('60000', '0.1'), T0)).order;
   const outcome = market.place(buy('60005', '0.3'), T0 + 5);
   assert.ok(outcome.ok);
   assert.deepEqual(executionTypes(outcome.events), ['TRADE/FILLED']);
@@ -47,7 +51,7 @@ test("a scripted BUY trades with the account's resting SELL: the account's repor
   });
   assert.ok(outcome.events.some((e) => e.type === 'balances'));
   assert.deepEqual(levels(ex, 'bids'), [[ticks(ex, BTC, '60005'), lots(ex, BTC, '0.2')]]);
-  assert.deepEqual(ex.invariantViolations(), []);
+  assert.deepEqual(invariantViolations(ex.state), []);
 });
 
 test('IOC trades what crosses and never rests; FOK trades all or nothing', () => {
@@ -81,7 +85,7 @@ test('MARKET sweeps the opposite side at any price; LIMIT_MAKER rests or is refu
   assert.deepEqual(levels(ex, 'bids'), [[ticks(ex, BTC, '58000'), lots(ex, BTC, '0.05')]]);
 
   const maker = { symbol: BTC, side: 'SELL', type: 'LIMIT_MAKER', quantity: '0.1' } as const;
-  assert.deepEqual(expectError(market.place({ ...maker, price: '58000' }, T0)), expectError(ex.placeOrder({ ...maker, price: '58000' }, T0)));
+  assert.deepEqual(expectError(market.place({ ...maker, price: '58000' }, T0)), expectError(placeOrder(ex, { ...maker, price: '58000' }, T0)));
   assert.equal(expectError(market.place({ ...maker, price: '58000' }, T0)).code, -2010);
   expectOk(market.place({ ...maker, price: '58001' }, T0));
   assert.deepEqual(levels(ex, 'asks'), [[ticks(ex, BTC, '58001'), lots(ex, BTC, '0.1')]]);
@@ -100,32 +104,32 @@ test('cancel removes a resting scripted order once; unknown, filled or other-sym
   assert.equal(expectOk(market.cancel(BTC, id, T0)), true);
   assert.equal(expectOk(market.cancel(BTC, String(id), T0)), false);
   assert.deepEqual(levels(ex, 'asks'), []);
-  assert.deepEqual(ex.invariantViolations(), []);
+  assert.deepEqual(invariantViolations(ex.state), []);
 });
 
 test('cancelAll removes every counterparty order of the symbol, the generator seed levels included', () => {
   const ex = new Exchange(resolveConfig({}), T0);
-  const market = new ScriptedMarket(ex);
+  const market = new ScriptedOrders(ex);
   market.place(sell('61000', '0.5'), T0);
-  const own = expectOk(ex.placeOrder(buy('50000', '0.01'), T0)).order;
+  const own = expectOk(placeOrder(ex, buy('50000', '0.01'), T0)).order;
   assert.equal(expectOk(market.cancelAll(BTC, T0)), 41);
-  const book = ex.book(BTC)!;
+  const book = bookOf(ex, BTC)!;
   assert.equal(book.asks.levelCount, 0);
   assert.deepEqual(book.bids.top(5), [[ticks(ex, BTC, '50000'), lots(ex, BTC, '0.01')]], "the account's order stays");
-  assert.equal((ex.getOrder(BTC, own.orderId) as OrderView).status, 'NEW');
-  assert.equal(ex.book('ETHUSDT')!.asks.levelCount, 20, 'other symbols keep theirs');
+  assert.equal((getOrder(ex, BTC, own.orderId) as OrderView).status, 'NEW');
+  assert.equal(bookOf(ex, 'ETHUSDT')!.asks.levelCount, 20, 'other symbols keep theirs');
   assert.equal(expectOk(market.cancelAll(BTC, T0)), 0);
-  assert.deepEqual(ex.invariantViolations(), []);
+  assert.deepEqual(invariantViolations(ex.state), []);
 });
 
 test("setMid moves the generator's latent mid: its next orders come around the new price", () => {
   const ex = new Exchange(resolveConfig({ sim: { generator: { mid_step_max_ticks: 0 } } }), T0);
-  const market = new ScriptedMarket(ex);
+  const market = new ScriptedOrders(ex);
   expectOk(market.cancelAll(BTC, T0));
   expectOk(market.setMid(BTC, '70000'));
-  assert.equal(ex.latentMid(BTC), ticks(ex, BTC, '70000'));
-  ex.advance(T0 + 5_000);
-  const book = ex.book(BTC)!;
+  assert.equal(latentMid(ex.state, BTC), ticks(ex, BTC, '70000'));
+  advance(ex, T0 + 5_000);
+  const book = bookOf(ex, BTC)!;
   assert.ok(book.bids.best()!.price > ticks(ex, BTC, '69900') && book.asks.best()!.price < ticks(ex, BTC, '70100'), 'the new book surrounds 70000');
 });
 
@@ -167,10 +171,10 @@ test('bad arguments get the reference code and message, and change nothing', () 
 test('the same script gives the same events on two exchanges (no randomness), and reset numbers from 1 again', () => {
   const run = () => {
     const ex = new Exchange(resolveConfig({ sim: { seed: 7 } }), T0);
-    const market = new ScriptedMarket(ex);
+    const market = new ScriptedOrders(ex);
     const out: string[] = [];
     out.push(toJson(market.place(buy('60100', '0.5'), T0 + 1)));
-    out.push(toJson(ex.advance(T0 + 2_000)));
+    out.push(toJson(advance(ex, T0 + 2_000)));
     out.push(toJson(market.place({ symbol: BTC, side: 'SELL', type: 'MARKET', quantity: '1' }, T0 + 2_001)));
     out.push(toJson(market.cancelAll('ETHUSDT', T0 + 2_002)));
     return { out, market };
@@ -189,7 +193,7 @@ test('ids of finished orders do not pile up: the id map is swept as it grows', (
     market.place(buy('60000', '0.001'), T0);
   }
   assert.deepEqual(levels(ex, 'asks'), []);
-  assert.ok((market as unknown as { rested: Map<number, number> }).rested.size <= 1024);
+  assert.ok((market.market as unknown as { rested: Map<number, number> }).rested.size <= 1024);
 });
 
 function pick(e: { code: number; msg: string }) {

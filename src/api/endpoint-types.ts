@@ -1,0 +1,39 @@
+// The shape of one row of the endpoint table (endpoints.ts, order-endpoints.ts): the operation's
+// REST route, WS API method, security type and weight, and the one handler both transports call.
+
+import type { Exchange } from '../core/exchange.ts';
+import type { CoreEvent } from '../core/types.ts';
+import type { Params } from './params.ts';
+import type { Service } from './service.ts';
+import type { ConnectionControl } from './session.ts';
+
+export type Security = 'NONE' | 'API_KEY' | 'SIGNED';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface HandlerContext {
+  readonly service: Service;
+  readonly exchange: Exchange;
+  readonly now: number;
+  /** Events the command caused; the transport sends them after the response (spec 4.4). */
+  events: CoreEvent[];
+  /** The WS API connection the request came on (session and user-data methods). */
+  readonly connection?: ConnectionControl;
+}
+
+export interface Endpoint {
+  readonly id: string;
+  readonly rest?: { readonly method: HttpMethod; readonly path: string };
+  readonly ws?: string;
+  readonly security: Security;
+  weight(p: Params): number;
+  /** Places a new order: counts toward the ORDERS windows (spec 8). */
+  readonly countsOrder?: boolean;
+  /** A successful request weighs 0 (binance-facts, 2026-04-02). */
+  readonly freeOnSuccess?: boolean;
+  /** Changes the account's orders: the WS API reply `set_ack_delay_ms` delays (spec 4.5). */
+  readonly changesOrders?: boolean;
+  /** Only for an Ed25519 account: an HMAC account answers -4056 (spec 4.3, 5.3). */
+  readonly ed25519Only?: boolean;
+  /** The HTTP/WS status of a result (cancelReplace answers 200 only when both legs worked). */
+  run(ctx: HandlerContext, p: Params): unknown;
+}

@@ -1,0 +1,117 @@
+// The account's operations at the edge, one function each, shared by the endpoint table (REST
+// and WS API), the fault controller and tests: parse the wire fields (order-params.ts), then
+// submit one command to the core, or read its state (core/queries.ts). A refusal found while
+// parsing changes nothing and causes no events.
+
+import type { AmendResult, CancelReplaceResult, CancelResult, Outcome, PlaceResult } from '../core/commands.ts';
+import { apiError, ApiError } from '../core/errors.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { accountTrades, findOpenOrder, placementError, openOrders as openOrderViews, openOrderSymbolIndex } from '../core/queries.ts';
+import { MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT } from '../core/trade-log.ts';
+import type { AccountTrade, OrderView } from '../core/types.ts';
+import {
+  parseAmend,
+  parseCancel,
+  parseCancelReplace,
+  parseLots,
+  parseOrderRef,
+  parsePlaceOrder,
+  parseSymbol,
+  type AmendFields,
+  type CancelFields,
+  type CancelReplaceFields,
+  type InstrumentLookup,
+  type PlaceOrderFields,
+} from './order-params.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Times above this are microseconds (as for `timestamp` in api/auth.ts). */
+const MICROSECOND_THRESHOLD = 100_000_000_000_000;
+
+function lookupOf(core: Exchange): InstrumentLookup {
+  return (symbol) => core.instrument(symbol);
+}
+
+function refused<T>(error: ApiError): Outcome<T> {
+  return { ok: false, error, events: [] };
+}
+
+export function placeOrder(core: Exchange, fields: PlaceOrderFields, now: number): Outcome<PlaceResult> {
+  const cmd = parsePlaceOrder(fields, lookupOf(core), now);
+  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+}
+
+/** order/test: every check that does not need the matching engine (null: it would be accepted). */
+export function testOrder(core: Exchange, fields: PlaceOrderFields): ApiError | null {
+  const cmd = parsePlaceOrder(fields, lookupOf(core), 0);
+  return cmd instanceof ApiError ? cmd : placementError(core.state, cmd);
+}
+
+export function cancelOrder(core: Exchange, fields: CancelFields, now: number): Outcome<CancelResult> {
+  const cmd = parseCancel(fields, lookupOf(core), now);
+  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+}
+
+/** DELETE openOrders: every open order of the symbol, oldest first; -2011 if none. */
+export function cancelAllOrders(core: Exchange, symbol: string | undefined, now: number): Outcome<CancelResult[]> {
+  const inst = parseSymbol(symbol, lookupOf(core));
+  return inst instanceof ApiError ? refused(inst) : core.submit({ type: 'cancelAll', now, symbolIndex: inst.index });
+}
+
+export function amendOrder(core: Exchange, fields: AmendFields, now: number): Outcome<AmendResult> {
+  const cmd = parseAmend(fields, lookupOf(core), now);
+  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+}
+
+export function cancelReplace(core: Exchange, fields: CancelReplaceFields, now: number): Outcome<CancelReplaceResult> {
+  const cmd = parseCancelReplace(fields, lookupOf(core), now);
+  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+}
+
+/** Fault `fill_open_order` (spec 4.5): `qty` in the order's symbol's lots. */
+export function fillOpenOrder(core: Exchange, orderId: number, qty: string, now: number): Outcome<{ symbol: string; filled: number }> {
+  const symbolIndex = openOrderSymbolIndex(core.state, orderId);
+  if (symbolIndex === undefined) return refused(apiError('NO_SUCH_ORDER'));
+  const lots = parseLots(qty, core.markets.instruments[symbolIndex]!, 'qty');
+  return lots instanceof ApiError ? refused(lots) : core.submit({ type: 'fillOpenOrder', now, orderId, lots });
+}
+
+/** The account's open orders (of one symbol: -1121 if unknown), oldest id first. */
+export function openOrders(core: Exchange, symbol?: string): OrderView[] | ApiError {
+  if (symbol !== undefined && core.instrument(symbol) === undefined) return apiError('BAD_SYMBOL');
+  return openOrderViews(core.state, symbol);
+}
+
+/** GET order: an open order by id or client id; ended orders are forgotten (-2013). */
+export function getOrder(core: Exchange, symbol: string | undefined, orderId?: number, origClientOrderId?: string): OrderView | ApiError {
+  const ref = parseOrderRef({ symbol, orderId, origClientOrderId }, lookupOf(core));
+  return ref instanceof ApiError ? ref : findOpenOrder(core.state, ref);
+}
+
+export interface TradesQueryFields {
+  readonly symbol?: string;
+  readonly orderId?: number;
+  readonly fromId?: number;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly limit?: number;
+}
+
+/** myTrades (spec 4.1 rule 1, binance-facts §3.14). */
+export function myTrades(core: Exchange, query: TradesQueryFields): AccountTrade[] | ApiError {
+  // binance-facts §1.1: startTime and endTime are accepted in ms or µs, like timestamp.
+  const ms = (t: number | undefined) => (t !== undefined && t > MICROSECOND_THRESHOLD ? Math.floor(t / 1000) : t);
+  const q = { ...query, startTime: ms(query.startTime), endTime: ms(query.endTime) };
+  const inst = parseSymbol(q.symbol, lookupOf(core));
+  if (inst instanceof ApiError) return inst;
+  const hasRange = q.startTime !== undefined || q.endTime !== undefined;
+  if (q.fromId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
+  if (q.orderId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
+  if (q.startTime !== undefined && q.endTime !== undefined) {
+    if (q.endTime < q.startTime) return apiError('INVALID_PARAMETER', 'endTime');
+    if (q.endTime - q.startTime > DAY_MS) return apiError('LOOKUP_INTERVAL_TOO_BIG', 24);
+  }
+  if (q.limit !== undefined && q.limit < 1) return apiError('INVALID_PARAMETER', 'limit');
+  const limit = Math.min(q.limit ?? MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT);
+  return accountTrades(core.state, inst.symbol, { ...q, limit });
+}

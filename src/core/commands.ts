@@ -1,0 +1,225 @@
+// The core's one entry (ARCHITECTURE rule 9): `Exchange.submit(command)` over this typed union.
+// Numbers are already exact: prices in ticks, quantities in lots, symbols as instrument
+// indexes; time comes in with every command. Parsing wire strings, the -1100/-1102 answers and
+// the symbol checks happen at the edge (src/api/order-params.ts). The account's commands, the
+// generator's and the scripted market's (counterparty*), the faults' (fillOpenOrder,
+// skipDepthUpdate) and the driver's (advance, flushDepth) all come through here.
+
+import type { ApiError } from './errors.ts';
+import type { CoreEvent, DepthDiff, Fill, OrderType, OrderView, Side, TimeInForce, Touch } from './types.ts';
+
+// ---------------------------------------------------------------- the account's commands
+
+export interface PlaceOrder {
+  readonly type: 'place';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly side: Side;
+  readonly orderType: OrderType;
+  readonly timeInForce: TimeInForce;
+  /** Ticks; 0 for MARKET. */
+  readonly price: number;
+  readonly quantity: number;
+  /** null: the core generates one. */
+  readonly clientOrderId: string | null;
+}
+
+/** Which open order: by id, by client id, or both (the id decides; the client id must match). */
+export interface OrderRef {
+  readonly symbolIndex: number;
+  readonly orderId: number | undefined;
+  readonly origClientOrderId: string | undefined;
+}
+
+export interface CancelOrder extends OrderRef {
+  readonly type: 'cancel';
+  readonly now: number;
+  /** The cancel's own id (`c` of the CANCELED report); null: generated. */
+  readonly cancelClientOrderId: string | null;
+}
+
+export interface CancelAllOrders {
+  readonly type: 'cancelAll';
+  readonly now: number;
+  readonly symbolIndex: number;
+}
+
+export interface AmendOrder extends OrderRef {
+  readonly type: 'amend';
+  readonly now: number;
+  /** null: generated (binance-facts §3.11). */
+  readonly newClientOrderId: string | null;
+  /** Lots, already on the lot grid and within LOT_SIZE. */
+  readonly newQty: number;
+}
+
+export type CancelReplaceMode = 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
+
+export interface CancelReplace {
+  readonly type: 'cancelReplace';
+  readonly now: number;
+  readonly mode: CancelReplaceMode;
+  readonly cancel: CancelOrder;
+  readonly place: PlaceOrder;
+}
+
+/** Fault `fill_open_order` (spec 4.5): a counterparty order crosses the named resting order. */
+export interface FillOpenOrder {
+  readonly type: 'fillOpenOrder';
+  readonly now: number;
+  readonly orderId: number;
+  readonly lots: number;
+}
+
+// ---------------------------------------------------------------- the counterparty's commands
+
+/** A limit order that rests what it does not fill; the result is its book key (0: none rests). */
+export interface CounterpartyLimit {
+  readonly type: 'counterpartyLimit';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly side: Side;
+  readonly price: number;
+  readonly lots: number;
+}
+
+/** A taker that never rests: up to `price` (IOC/FOK of the scripted market) or any (MARKET: null). */
+export interface CounterpartyTake {
+  readonly type: 'counterpartyTake';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly side: Side;
+  readonly price: number | null;
+  readonly lots: number;
+}
+
+/** Cancels a resting counterparty order by book key; the result says whether it was resting. */
+export interface CounterpartyCancel {
+  readonly type: 'counterpartyCancel';
+  readonly now: number;
+  readonly key: number;
+}
+
+/** Cancels the i-th resting counterparty order of a symbol (the generator's random pick). */
+export interface CounterpartyCancelAt {
+  readonly type: 'counterpartyCancelAt';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly slot: number;
+}
+
+/** Moves a symbol's latent mid (ticks): the generator's next orders come around it. */
+export interface SetLatentMid {
+  readonly type: 'setLatentMid';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly mid: number;
+}
+
+export type CounterpartyCommand = CounterpartyLimit | CounterpartyTake | CounterpartyCancel | CounterpartyCancelAt;
+
+// ---------------------------------------------------------------- time-driven and fault commands
+
+/** Runs the counterparty generator up to `now` (at most `maxSteps` steps). */
+export interface Advance {
+  readonly type: 'advance';
+  readonly now: number;
+  readonly maxSteps: number;
+}
+
+/** Publishes the pending depth batch of every symbol (spec 6.1: one diff per symbol). */
+export interface FlushDepth {
+  readonly type: 'flushDepth';
+  readonly now: number;
+}
+
+/** Fault `skip_next_depth_update` (skip: true) and its cancel (false); every symbol when null. */
+export interface SkipDepthUpdate {
+  readonly type: 'skipDepthUpdate';
+  readonly now: number;
+  readonly symbolIndex: number | null;
+  readonly skip: boolean;
+}
+
+/** The server clock's offset changed by `deltaMs`: the generator's step grid follows it. */
+export interface ShiftTime {
+  readonly type: 'shiftTime';
+  readonly now: number;
+  readonly deltaMs: number;
+}
+
+export type Command =
+  | PlaceOrder
+  | CancelOrder
+  | CancelAllOrders
+  | AmendOrder
+  | CancelReplace
+  | FillOpenOrder
+  | CounterpartyCommand
+  | SetLatentMid
+  | Advance
+  | FlushDepth
+  | SkipDepthUpdate
+  | ShiftTime;
+
+// ---------------------------------------------------------------- results
+
+export type Outcome<T> =
+  | { readonly ok: true; readonly value: T; readonly events: CoreEvent[] }
+  | { readonly ok: false; readonly error: ApiError; readonly events: CoreEvent[] };
+
+export interface PlaceResult {
+  readonly order: OrderView;
+  readonly fills: readonly Fill[];
+  readonly transactTime: number;
+}
+
+export interface CancelResult {
+  readonly order: OrderView;
+  readonly origClientOrderId: string;
+  /** The cancel request's id. */
+  readonly clientOrderId: string;
+  readonly transactTime: number;
+}
+
+export interface AmendResult {
+  readonly order: OrderView;
+  readonly origClientOrderId: string;
+  readonly executionId: number;
+  readonly transactTime: number;
+}
+
+/** binance-facts §2.5: the two legs' results; on failure this is the error's `data`. */
+export interface CancelReplaceResult {
+  readonly cancelResult: 'SUCCESS' | 'FAILURE';
+  readonly newOrderResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
+  readonly cancelResponse: CancelResult | ApiError;
+  readonly newOrderResponse: PlaceResult | ApiError | null;
+}
+
+export interface FlushResult {
+  readonly diffs: DepthDiff[];
+  /** bookTicker updates: symbols whose touch changed during the batch. */
+  readonly touches: Touch[];
+}
+
+/** What each command answers. */
+export interface CommandResults {
+  place: PlaceResult;
+  cancel: CancelResult;
+  cancelAll: CancelResult[];
+  amend: AmendResult;
+  cancelReplace: CancelReplaceResult;
+  fillOpenOrder: { readonly symbol: string; readonly filled: number };
+  counterpartyLimit: number;
+  counterpartyTake: null;
+  counterpartyCancel: boolean;
+  counterpartyCancelAt: boolean;
+  setLatentMid: null;
+  advance: null;
+  flushDepth: FlushResult;
+  skipDepthUpdate: null;
+  shiftTime: null;
+}
+
+export type ResultOf<C extends Command> = CommandResults[C['type']];

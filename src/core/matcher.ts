@@ -1,0 +1,159 @@
+// The book and the matcher: every symbol's two sides, its depth aggregator, and price-time
+// matching. It moves orders on and off the book (telling the registry), numbers trades and
+// levels (per-symbol trade and update ids, spec 2.5, 2.7), records public trades, and emits
+// each fill that involves the account to the account desk (FillSink), which settles balances
+// and writes reports. It never touches a balance itself.
+
+import type { Order, BookSide } from './book.ts';
+import { SymbolBook } from './book.ts';
+import type { FlushResult } from './commands.ts';
+import { DepthAggregator } from './depth-aggregator.ts';
+import type { EventQueue } from './event-queue.ts';
+import type { Instrument } from './markets.ts';
+import type { OrderRegistry } from './order-registry.ts';
+import type { DepthDiff, Fill, Side, Touch } from './types.ts';
+
+/** The account's side of matching: what a fill or a prevented self-trade does to the account. */
+export interface FillSink {
+  /** One fill of an account order (maker or taker) at `price` for `qty` lots. */
+  settleFill(inst: Instrument, order: Order, qty: number, price: number, tradeId: number, isMaker: boolean, now: number, fills: Fill[] | null): void;
+  /** The account's taker met its own resting `maker`, already off the book (EXPIRE_MAKER). */
+  makerPrevented(inst: Instrument, maker: Order, qty: number, taker: Order, now: number): void;
+}
+
+export class Matcher {
+  readonly books: SymbolBook[];
+  readonly depth: DepthAggregator[];
+  private account: FillSink | null = null;
+
+  constructor(
+    private readonly instruments: readonly Instrument[],
+    private readonly registry: OrderRegistry,
+    private readonly events: EventQueue,
+  ) {
+    this.books = instruments.map(() => new SymbolBook());
+    this.depth = instruments.map((inst, i) => new DepthAggregator(inst.symbol, this.books[i]!));
+  }
+
+  /** The account desk, built after the matcher (it needs the matcher to put orders on the book). */
+  connect(account: FillSink): void {
+    this.account = account;
+  }
+
+  /**
+   * Matches `taker` against the opposite side in price-time priority up to `limit` (null: any
+   * price). Self-trade prevention is EXPIRE_MAKER (spec 1.4): an own resting order the account's
+   * taker would meet expires, and matching goes on.
+   */
+  match(inst: Instrument, taker: Order, limit: number | null, now: number, fills: Fill[] | null): void {
+    const opposite = this.books[inst.index]!.oppositeOf(taker.side);
+    const isBuy = taker.side === 'BUY';
+    while (taker.remaining > 0) {
+      const level = opposite.best();
+      if (level === undefined) break;
+      if (limit !== null && (isBuy ? level.price > limit : level.price < limit)) break;
+      let maker = level.head;
+      while (maker !== null && taker.remaining > 0) {
+        const next = maker.next;
+        if (taker.account !== null && maker.account !== null) this.preventSelfTrade(inst, opposite, maker, taker, now);
+        else this.trade(inst, opposite, maker, taker, now, fills);
+        maker = next;
+      }
+    }
+  }
+
+  private trade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number, fills: Fill[] | null): void {
+    const qty = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
+    const price = maker.price;
+    const tradeId = ++inst.lastTradeId;
+    opposite.reduce(maker, qty);
+    if (maker.remaining === 0) {
+      opposite.remove(maker);
+      if (maker.account === null) this.registry.retireCounterparty(maker);
+    }
+    this.levelChanged(inst, maker.side, price);
+    taker.remaining -= qty;
+    // A retired maker keeps its fields until it is reused, which no code below does.
+    this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker: maker.side === 'BUY' });
+    if (maker.account !== null) {
+      this.account!.settleFill(inst, maker, qty, price, tradeId, true, now, null);
+      if (maker.remaining === 0) this.registry.forgetAccount(inst, maker);
+    }
+    if (taker.account !== null) this.account!.settleFill(inst, taker, qty, price, tradeId, false, now, fills);
+  }
+
+  private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number): void {
+    const qty = maker.remaining;
+    opposite.remove(maker);
+    this.levelChanged(inst, maker.side, maker.price);
+    maker.remaining = 0;
+    this.account!.makerPrevented(inst, maker, qty, taker, now);
+    this.registry.forgetAccount(inst, maker);
+  }
+
+  /** Puts an order at the back of its level (the caller registers it). */
+  rest(inst: Instrument, order: Order): void {
+    this.books[inst.index]!.sideOf(order.side).add(order);
+    this.levelChanged(inst, order.side, order.price);
+  }
+
+  /** Takes a resting order off the book (cancel, expiry); not for fills. */
+  unrest(inst: Instrument, order: Order): void {
+    this.books[inst.index]!.sideOf(order.side).remove(order);
+    this.levelChanged(inst, order.side, order.price);
+    if (order.account === null) this.registry.retireCounterparty(order);
+    else this.registry.forgetAccount(inst, order);
+  }
+
+  /** Reduces a resting order in place, keeping its priority (amend). */
+  reduce(inst: Instrument, order: Order, lots: number): void {
+    this.books[inst.index]!.sideOf(order.side).reduce(order, lots);
+    this.levelChanged(inst, order.side, order.price);
+  }
+
+  /** Whether a taker of `side` at `price` would meet the opposite best. */
+  crossesBest(inst: Instrument, side: Side, price: number): boolean {
+    const best = this.books[inst.index]!.oppositeOf(side).best();
+    return best !== undefined && crosses(side, price, best.price);
+  }
+
+  /** Lots a taker could fill now up to `price`; `counterpartyOnly` leaves out the account's own. */
+  fillable(inst: Instrument, side: Side, price: number, counterpartyOnly: boolean, enough: number): number {
+    const levels = this.books[inst.index]!.oppositeOf(side).levels;
+    let total = 0;
+    for (let i = levels.length - 1; i >= 0 && total < enough; i--) {
+      const level = levels[i]!;
+      if (!crosses(side, price, level.price)) break;
+      if (!counterpartyOnly) total += level.qty;
+      else for (let o = level.head; o !== null; o = o.next) if (o.account === null) total += o.remaining;
+    }
+    return total;
+  }
+
+  /** Publishes the pending depth batch of every symbol (spec 6.1: one diff per symbol). */
+  flushDepth(now: number): FlushResult {
+    const diffs: DepthDiff[] = [];
+    const touches: Touch[] = [];
+    for (const agg of this.depth) {
+      if (!agg.hasPending) continue;
+      const diff = agg.flush(now);
+      if (diff !== null) diffs.push(diff);
+      const touch = agg.touchIfChanged();
+      if (touch !== null) touches.push(touch);
+    }
+    return { diffs, touches };
+  }
+
+  /**
+   * A level's quantity changed: a new book update id, and the level joins the depth batch (the
+   * aggregator reads its quantity from the book at the flush, so nothing else is recorded).
+   */
+  private levelChanged(inst: Instrument, side: Side, price: number): void {
+    this.depth[inst.index]!.record(side, price, ++inst.updateId);
+  }
+}
+
+/** Whether a taker of `side` limited at `price` meets a level at `levelPrice`. */
+export function crosses(side: Side, price: number, levelPrice: number): boolean {
+  return side === 'BUY' ? levelPrice <= price : levelPrice >= price;
+}

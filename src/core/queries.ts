@@ -1,0 +1,96 @@
+// Reads over the core's state view (state.ts): balances, open orders, depth, the touch, the
+// account's trades, the latent mid. They change nothing, so the edge may call them between
+// commands at any time. A symbol the markets do not know gives -1121 (depth, touch) or nothing.
+
+import type { OrderRef, PlaceOrder } from './commands.ts';
+import { apiError, ApiError } from './errors.ts';
+import { findAccountOrder } from './order-registry.ts';
+import type { CoreState } from './state.ts';
+import type { TradeQuery } from './trade-log.ts';
+import type { AccountTrade, AssetBalance, DepthSnapshot, OrderView, Touch } from './types.ts';
+
+export function balances(s: CoreState): AssetBalance[] {
+  return s.ledger.assets().map((asset) => s.ledger.snapshot(asset));
+}
+
+export function balance(s: CoreState, asset: string): AssetBalance {
+  return s.ledger.snapshot(asset);
+}
+
+/** The account's open orders (of one symbol, or all), oldest id first. */
+export function openOrders(s: CoreState, symbol?: string): OrderView[] {
+  let views: OrderView[];
+  if (symbol !== undefined) {
+    const inst = s.markets.bySymbol.get(symbol);
+    views = inst === undefined ? [] : [...s.clientIds[inst.index]!.values()].map((o) => o.account!.view());
+  } else {
+    views = s.clientIds.flatMap((m) => [...m.values()].map((o) => o.account!.view()));
+  }
+  return views.sort((a, b) => a.orderId - b.orderId);
+}
+
+/** The client order ids of the account's open orders, oldest first. */
+export function openClientOrderIds(s: CoreState): string[] {
+  return openOrders(s).map((o) => o.clientOrderId);
+}
+
+export function openOrderCount(s: CoreState): number {
+  let n = 0;
+  for (const inst of s.markets.instruments) n += inst.accountOpenOrders;
+  return n;
+}
+
+/** GET order: an open order by id or client id; ended orders are forgotten (-2013). */
+export function findOpenOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
+  const found = findAccountOrder(s.orders, s.clientIds, ref, 'NO_SUCH_ORDER');
+  return found instanceof ApiError ? found : found.account!.view();
+}
+
+/** The symbol index of an open account order (the fault `fillOpenOrder` parses its qty by it). */
+export function openOrderSymbolIndex(s: CoreState, orderId: number): number | undefined {
+  const order = s.orders.get(orderId);
+  return order === undefined || order.account === null ? undefined : order.symbolIndex;
+}
+
+/** The book as it is (`live`) or as last published in a depth batch (`flushed`, spec 2.8). */
+export function depthSnapshot(s: CoreState, symbol: string, limit: number, mode: 'live' | 'flushed'): DepthSnapshot | ApiError {
+  const inst = s.markets.bySymbol.get(symbol);
+  if (inst === undefined) return apiError('BAD_SYMBOL');
+  if (mode === 'flushed') return s.depth[inst.index]!.publishedSnapshot(limit);
+  const book = s.books[inst.index]!;
+  return { lastUpdateId: inst.updateId, bids: book.bids.top(limit), asks: book.asks.top(limit) };
+}
+
+export function bookTicker(s: CoreState, symbol: string): Touch | ApiError {
+  const inst = s.markets.bySymbol.get(symbol);
+  return inst === undefined ? apiError('BAD_SYMBOL') : s.depth[inst.index]!.touch(inst.updateId);
+}
+
+/** myTrades (spec 4.1 rule 1, binance-facts §3.14), the query already checked at the edge. */
+export function accountTrades(s: CoreState, symbol: string, query: TradeQuery): AccountTrade[] {
+  return s.tradeLog.query(symbol, query);
+}
+
+/** Every trade of the account (of one symbol, or all), oldest first per symbol. */
+export function allTrades(s: CoreState, symbol?: string): readonly AccountTrade[] {
+  return s.tradeLog.all(symbol);
+}
+
+export function latentMid(s: CoreState, symbol: string): number | undefined {
+  const inst = s.markets.bySymbol.get(symbol);
+  return inst && s.latentMid(inst.index);
+}
+
+/**
+ * The placement filter that needs the book (order/test runs it too): NOTIONAL of a MARKET order,
+ * with the best opposite price standing in for its price.
+ */
+export function placementError(s: Pick<CoreState, 'markets' | 'books'>, cmd: PlaceOrder): ApiError | null {
+  if (cmd.orderType !== 'MARKET') return null;
+  const inst = s.markets.instruments[cmd.symbolIndex]!;
+  const best = s.books[cmd.symbolIndex]!.oppositeOf(cmd.side).best();
+  if (best === undefined) return null;
+  const notional = inst.notional(best.price, cmd.quantity);
+  if (notional < inst.minNotional || (inst.maxNotional !== null && notional > inst.maxNotional)) return apiError('FILTER_FAILURE', 'NOTIONAL');
+  return null;
+}

@@ -1,0 +1,30 @@
+// The core's state as its readers see it: the queries (queries.ts) and the invariant checks
+// (invariants.ts) read this view, never the command side's fields. The containers are the live
+// ones (no copies), typed read-only.
+
+import type { Order, SymbolBook } from './book.ts';
+import type { DepthAggregator } from './depth-aggregator.ts';
+import type { ConservationCursor } from './invariants.ts';
+import type { Ledger } from './ledger.ts';
+import type { Markets } from './markets.ts';
+import type { TradeLog } from './trade-log.ts';
+
+export interface CoreState {
+  readonly markets: Markets;
+  readonly books: readonly SymbolBook[];
+  readonly depth: readonly DepthAggregator[];
+  /** Every resting order by book key. */
+  readonly orders: { get(key: number): Order | undefined; readonly size: number };
+  /** The account's open orders per symbol by client order id. */
+  readonly clientIds: readonly ReadonlyMap<string, Order>[];
+  /** The counterparty's resting orders per symbol. */
+  readonly counterpartyResting: readonly (readonly Order[])[];
+  readonly ledger: Pick<Ledger, 'assets' | 'get' | 'snapshot'>;
+  readonly tradeLog: Pick<TradeLog, 'all' | 'query' | 'size'>;
+  /** State of the incremental conservation check (invariants.ts), kept with the core it checks. */
+  readonly conservation: ConservationCursor;
+  /** Time of the last balance change (account `updateTime`). */
+  readonly lastBalanceUpdate: number;
+  /** The generator's latent mid of a symbol, in ticks. */
+  latentMid(symbolIndex: number): number;
+}
