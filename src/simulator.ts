@@ -65,6 +65,7 @@ export class Simulator {
   private driver: NodeJS.Timeout | null = null;
   private lastFlush: number;
   private stopped: Promise<void> | null = null;
+  /** @internal The counters behind stats(). */
   readonly statistics: Stats;
   private readonly journal = new Journal();
 
@@ -72,9 +73,11 @@ export class Simulator {
     readonly config: Config,
     /** The exchange core, by a reference `reset()` replaces with a fresh one. */
     private readonly core: CoreRef,
+    /** @internal The transport-neutral service (repository tests and benchmarks reach it). */
     readonly service: Service,
     private readonly clock: Clock,
     private readonly listeners: ListenerPair,
+    /** @internal The WebSocket gateway (repository tests and benchmarks reach it). */
     readonly gateway: WsGateway,
     private readonly outbox: Outbox,
   ) {
@@ -137,7 +140,7 @@ export class Simulator {
   }
 
   /**
-   * Starts from a configuration already resolved (the command line's: its file paths are final,
+   * @internal Starts from a configuration already resolved (the command line's: its file paths are final,
    * and defaults still name files inside the package, so nothing is resolved against the cwd).
    */
   static async startResolved(config: Config): Promise<Simulator> {
@@ -188,17 +191,17 @@ export class Simulator {
     return simulator;
   }
 
-  /** Subscribes to every event the exchange produces (after each response). */
+  /** @internal Subscribes to every event the exchange produces (after each response). */
   onEvents(listener: EventListener): () => void {
     return this.outbox.observe(listener);
   }
 
-  /** Subscribes to the depth batches (one diff per changed symbol, bookTicker updates). */
+  /** @internal Subscribes to the depth batches (one diff per changed symbol, bookTicker updates). */
   onDepthBatch(listener: BatchListener): () => void {
     return this.outbox.observeBatches(listener);
   }
 
-  /** The current exchange core (internal: tests and benchmarks of this repository reach it). */
+  /** @internal The current exchange core (tests and benchmarks of this repository reach it). */
   get exchange(): Exchange {
     return this.core.current;
   }
