@@ -171,6 +171,8 @@ for (const scheme of SCHEMES) {
       const missing = await rest.keyed('PUT', '/api/v3/userDataStream');
       expect([missing.status, missing.body.code]).toEqual([400, -1102]);
       expect((await rest.keyed('DELETE', '/api/v3/userDataStream', { listenKey: key })).body).toEqual({});
+      // Deleting the key ends its raw stream (binance-facts: the stream closes with the key).
+      expect(await raw.closed).toEqual({ code: 1000, reason: 'listen key deleted' });
       expect((await rest.keyed('DELETE', '/api/v3/userDataStream', { listenKey: key })).body).toEqual({ code: -1125, msg: 'This listenKey does not exist.' });
       expect((await rest.keyed('PUT', '/api/v3/userDataStream', { listenKey: key })).body.code).toBe(-1125);
       // A key created after the DELETE is a new one.

@@ -151,6 +151,8 @@ export class Simulator {
       : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
     const core: CoreRef = { current: new Exchange(config, clock.now()) };
     const ed25519 = sim.account.ed25519_public_key_file;
+    // The one outbox: every transport publishes a command's events here after its response.
+    const outbox = new Outbox();
     const service = new Service(
       config,
       () => core.current,
@@ -161,10 +163,9 @@ export class Simulator {
         ed25519PublicKeyPem: ed25519 === undefined ? undefined : readFileSync(locate(ed25519), 'utf8'),
       },
       (message, error) => console.error(`spot-sim: ${message}:`, error),
+      (key) => outbox.listenKeyRemoved(key),
     );
     let simulator: Simulator | undefined;
-    // The one outbox: every transport publishes a command's events here after its response.
-    const outbox = new Outbox();
     const handler = createRestHandler({
       service,
       outbox,

@@ -23,10 +23,12 @@ function randomKey(): string {
 
 export class ListenKeys {
   private readonly keys = new Map<string, number>(); // key -> expiry (ms)
-  /** Told when a key is deleted (its streams end). */
-  onRemove: ((key: string) => void) | null = null;
 
-  constructor(private readonly validityMs: number) {}
+  constructor(
+    private readonly validityMs: number,
+    /** Told when a key is deleted (its streams end): handed in where the listen keys are made. */
+    private readonly onRemove: (key: string) => void = () => undefined,
+  ) {}
 
   create(now: number): string {
     for (const [key, expiry] of this.keys) {
@@ -53,7 +55,7 @@ export class ListenKeys {
 
   remove(key: string): boolean {
     const removed = this.keys.delete(key);
-    if (removed) this.onRemove?.(key);
+    if (removed) this.onRemove(key);
     return removed;
   }
 

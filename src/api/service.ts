@@ -61,11 +61,13 @@ export class Service {
     readonly clock: Clock,
     credentials: Credentials,
     private readonly logError: ErrorLogger,
+    /** A deleted listen key's streams end (the outbox tells the user streams). */
+    onListenKeyRemoved: (key: string) => void = () => undefined,
   ) {
     this.wire = new Wire({ instrument: (symbol) => this.exchange.instrument(symbol) });
     this.auth = new Authenticator(credentials, config.sim.limits.max_recv_window_ms);
     this.limits = new RateLimits(config.sim.limits);
-    this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms);
+    this.listenKeys = new ListenKeys(config.sim.listen_key_validity_ms, onListenKeyRemoved);
   }
 
   get exchange(): Exchange {

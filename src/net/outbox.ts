@@ -21,6 +21,8 @@ export interface EventDelivery {
   publishAccount(events: readonly CoreEvent[]): void;
   /** One depth batch: `depthUpdate` and `bookTicker` streams. */
   publishBatch(diffs: readonly DepthDiff[], touches: readonly Touch[]): void;
+  /** A listen key was deleted: its `/ws/<key>` streams end. */
+  closeListenKey(key: string): void;
 }
 
 export class Outbox {
@@ -64,6 +66,11 @@ export class Outbox {
   /** The account part of events published earlier with `publishHeld`. */
   deliverAccount(events: readonly CoreEvent[]): void {
     if (events.length > 0) this.delivery?.publishAccount(events);
+  }
+
+  /** A deleted listen key (DELETE userDataStream): its streams are closed. */
+  listenKeyRemoved(key: string): void {
+    this.delivery?.closeListenKey(key);
   }
 
   /** A depth batch of the driver. */

@@ -42,7 +42,6 @@ export class WsGateway implements EventDelivery {
   constructor(private readonly options: GatewayOptions) {
     const { service } = options;
     this.users = new UserStreams(options.wire, service.faults);
-    service.listenKeys.onRemove = (key) => this.users.closeListenKey(key);
     this.market = new MarketStreams(
       service.exchange.instruments.map((i) => i.symbol),
       options.wire,
@@ -85,6 +84,10 @@ export class WsGateway implements EventDelivery {
 
   publishAccount(events: readonly CoreEvent[]): void {
     if (this.users.size > 0) this.users.deliver(this.users.serialize(events));
+  }
+
+  closeListenKey(key: string): void {
+    this.users.closeListenKey(key);
   }
 
   publishBatch(diffs: readonly DepthDiff[], touches: readonly Touch[]): void {
