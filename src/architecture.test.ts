@@ -66,9 +66,6 @@ const ALLOWED_VIOLATIONS: ReadonlyMap<string, string> = new Map([
   // A test helper of the core's unit tests: it resolves a configuration tree (config/index.ts
   // reads files). Production core files import only the Config types.
   ['core purity: core/test-support.ts -> config/index.ts', 'unit-test helper of the core (builds a Config); not imported by core code'],
-  // ws 8 exposes no public way to read a peer's queued bytes below the WebSocket (bufferedAmount
-  // counts only what ws itself holds); the slow-consumer rule needs the socket's writableLength.
-  ['private field: net/ws-peer.ts ._socket', "reads ws's socket to measure the kernel-side send queue (slow consumers)"],
 ]);
 
 interface ImportRef {

@@ -211,9 +211,9 @@ class FakeSocket extends EventEmitter {
   bufferedAmount = 0;
   readonly sent: string[] = [];
   /** The net.Socket a Peer writes its frames to: decodes them back into `sent`. */
-  readonly _socket = {
+  readonly socket = {
     destroyed: false,
-    write: (bytes: Buffer): void => {
+    write: (bytes: Buffer): boolean => {
       for (let at = 0; at < bytes.length; ) {
         let length = bytes[at + 1]! & 0x7f;
         let start = at + 2;
@@ -222,6 +222,7 @@ class FakeSocket extends EventEmitter {
         this.sent.push(bytes.toString('utf8', start, start + length));
         at = start + length;
       }
+      return true;
     },
   };
   ping(): void {}
@@ -236,7 +237,7 @@ class FakeSocket extends EventEmitter {
 
 function fakePeer(kind: 'api' | 'market'): { peer: Peer; socket: FakeSocket } {
   const socket = new FakeSocket();
-  const peer = new Peer(socket as unknown as WebSocket, kind, sim.now(), 0, () => {});
+  const peer = new Peer(socket as unknown as WebSocket, socket.socket, kind, sim.now(), 0, () => {});
   return { peer, socket };
 }
 

@@ -173,7 +173,7 @@ export class WsGateway implements EventDelivery {
 
   private accept(req: IncomingMessage, socket: Duplex, head: Buffer, kind: PeerKind, open: (peer: Peer) => void): void {
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      const peer = new Peer(ws, kind, this.options.service.clock.now(), this.options.heartbeatNow(), () => {
+      const peer = new Peer(ws, socket, kind, this.options.service.clock.now(), this.options.heartbeatNow(), () => {
         this.slowConsumersCut++;
         this.options.onSlowConsumer?.();
       });

@@ -5,7 +5,7 @@
 // A pong keeps the connection alive only when it echoes the payload of a ping the server sent
 // (binance-facts §5); unsolicited pongs and pongs with another payload are accepted but do not.
 
-import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 
 export type PeerKind = 'market' | 'api' | 'user';
@@ -85,6 +85,8 @@ export class Peer {
 
   constructor(
     readonly ws: WebSocket,
+    /** The connection's own socket, from the listener's `upgrade` event (the one `ws` writes to). */
+    private readonly socket: Pick<Duplex, 'write' | 'destroyed'>,
     readonly kind: PeerKind,
     readonly connectedAt: number,
     monotonicNow: number,
@@ -128,7 +130,7 @@ export class Peer {
   }
 
   /**
-   * Writes what this tick sent, straight to the socket under `ws` (its `_socket`; the frames
+   * Writes what this tick sent, straight to the connection's socket (the upgrade's; the frames
    * are the ones `ws` would build: unmasked, no extensions, since permessage-deflate is off).
    * `ws` counts those bytes in `bufferedAmount` all the same, which the slow-consumer cap reads.
    * Runs at the end of the tick, and before a close (or now, for a caller that cannot wait).
@@ -139,8 +141,8 @@ export class Peer {
     this.pending = [];
     const ws = this.ws;
     if (this.closed || ws.readyState !== ws.OPEN) return;
-    const socket = (ws as unknown as { _socket?: Socket | null })._socket;
-    if (socket == null || socket.destroyed) return;
+    const socket = this.socket;
+    if (socket.destroyed) return;
     if (items.length === 1 && typeof items[0] !== 'string') {
       socket.write(items[0]!);
       return;
