@@ -6,11 +6,13 @@ import { apiError, ApiError } from '../core/errors.ts';
 import type { Touch } from '../core/types.ts';
 import { bookTicker, depthSnapshot } from '../core/queries.ts';
 import type { Endpoint, HandlerContext } from './endpoint-types.ts';
+import { account, exchangeInfo } from './info-shapes.ts';
 import { commissionRates, NO_DISCOUNT, ORDER_ENDPOINTS, ZERO_RATE } from './order-endpoints.ts';
 import type { Params } from './params.ts';
+import { orderRateLimits } from './rate-limit-shapes.ts';
 import type { ConnectionControl } from './session.ts';
 
-export type { Endpoint, HandlerContext, HttpMethod, Security } from './endpoint-types.ts';
+export type { Endpoint, HandlerContext, HandlerServices, HttpMethod, Security } from './endpoint-types.ts';
 
 const DEPTH_MAX_LIMIT = 5000;
 
@@ -77,7 +79,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ws: 'exchangeInfo',
     security: 'NONE',
     weight: () => 20,
-    run: (ctx, p) => ctx.service.exchangeInfo(ctx.now, symbolList(ctx, p)),
+    run: (ctx, p) => exchangeInfo(ctx.service.config.sim.limits, ctx.exchange, ctx.now, symbolList(ctx, p)),
   },
   {
     id: 'depth',
@@ -113,7 +115,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ws: 'account.status',
     security: 'SIGNED',
     weight: () => 20,
-    run: (ctx, p) => ctx.service.account(p.bool('omitZeroBalances') ?? false),
+    run: (ctx, p) => account(ctx.service.config.sim.fees, ctx.exchange, p.bool('omitZeroBalances') ?? false),
   },
   {
     id: 'account.commission',
@@ -161,14 +163,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ws: 'account.rateLimits.orders',
     security: 'SIGNED',
     weight: () => 40,
-    run: (ctx) => {
-      const limits = ctx.service.config.sim.limits;
-      const counts = ctx.service.limits.orderCounts(ctx.now);
-      return [
-        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.orders_per_10s, count: counts.tenSeconds },
-        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: limits.orders_per_day, count: counts.day },
-      ];
-    },
+    run: (ctx) => orderRateLimits(ctx.service.config.sim.limits, ctx.service.limits.orderCounts(ctx.now)),
   },
   // ---------------------------------------------------------------- WS API sessions (spec 4.3)
   {
