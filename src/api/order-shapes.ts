@@ -7,7 +7,7 @@
 
 import type { AmendResult, CancelResult, PlaceResult } from '../core/commands.ts';
 import type { Instrument } from '../core/markets.ts';
-import { STP_MODE, type AccountTrade, type Fill, type OrderView } from '../core/types.ts';
+import { STP_MODE, type AccountTrade, type Fill, type OrderView, type Touch } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import { fieldsOf, shape, type WireOf } from './shape.ts';
 
@@ -26,7 +26,7 @@ function orderFields<S>(of: (s: S) => OrderView) {
     price: f.text((s, inst) => price(inst, of(s).price)),
     origQty: f.text((s, inst) => qty(inst, of(s).origQty)),
     executedQty: f.text((s, inst) => qty(inst, of(s).executedQty)),
-    origQuoteOrderQty: f.text(() => ZERO),
+    origQuoteOrderQty: f.text<string>(() => ZERO),
     cummulativeQuoteQty: f.text((s, inst) => quote(inst, of(s).cumQuote)),
     status: f.text((s) => of(s).status),
     timeInForce: f.text((s) => of(s).timeInForce),
@@ -105,8 +105,8 @@ export const ORDER = shape({
   timeInForce: viewed.timeInForce,
   type: viewed.type,
   side: viewed.side,
-  stopPrice: view.text(() => ZERO),
-  icebergQty: view.text(() => ZERO),
+  stopPrice: view.text<string>(() => ZERO),
+  icebergQty: view.text<string>(() => ZERO),
   time: view.num((o) => o.time),
   updateTime: view.num((o) => o.updateTime),
   isWorking: view.bool((o) => o.isWorking),
@@ -128,7 +128,7 @@ export const AMENDED_ORDER = shape({
   qty: amend.text((a, inst) => qty(inst, a.order.origQty)),
   executedQty: amend.text((a, inst) => qty(inst, a.order.executedQty)),
   preventedQty: amend.text((a, inst) => qty(inst, a.order.preventedQty)),
-  quoteOrderQty: amend.text(() => ZERO),
+  quoteOrderQty: amend.text<string>(() => ZERO),
   cumulativeQuoteQty: amend.text((a, inst) => quote(inst, a.order.cumQuote)),
   status: amend.text((a) => a.order.status),
   timeInForce: amend.text((a) => a.order.timeInForce),
@@ -156,6 +156,17 @@ export const MY_TRADE = shape({
   isBestMatch: trade.bool(() => true),
 });
 
+const touch = fieldsOf<Touch, Instrument>();
+/** GET ticker/bookTicker. */
+export const BOOK_TICKER = shape({
+  symbol: touch.text((t) => t.symbol),
+  bidPrice: touch.text((t, inst) => price(inst, t.bidPrice)),
+  bidQty: touch.text((t, inst) => qty(inst, t.bidQty)),
+  askPrice: touch.text((t, inst) => price(inst, t.askPrice)),
+  askQty: touch.text((t, inst) => qty(inst, t.askQty)),
+});
+
+export type BookTickerWire = WireOf<typeof BOOK_TICKER.fields>;
 export type FillWire = WireOf<typeof FILL.fields>;
 export type OrderAckWire = WireOf<typeof ORDER_ACK.fields>;
 export type OrderResultWire = WireOf<typeof ORDER_RESULT.fields>;

@@ -6,7 +6,7 @@ import type { AmendResult, CancelReplaceResult, CancelResult, PlaceResult } from
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
 import type { AccountTrade, DepthSnapshot, OrderView, Touch } from '../core/types.ts';
-import { AMENDED_ORDER, CANCELLED, MY_TRADE, ORDER, ORDER_ACK, ORDER_FULL, ORDER_RESULT, price, qty, quote } from './order-shapes.ts';
+import { AMENDED_ORDER, BOOK_TICKER, CANCELLED, MY_TRADE, ORDER, ORDER_ACK, ORDER_FULL, ORDER_RESULT, price, qty, quote } from './order-shapes.ts';
 import { RawJson } from './raw-json.ts';
 
 export { ZERO } from './order-shapes.ts';
@@ -71,15 +71,9 @@ export class Wire {
     return new RawJson(`{"lastUpdateId":${snap.lastUpdateId},"bids":[${side(snap.bids)}],"asks":[${side(snap.asks)}]}`);
   }
 
+  /** GET ticker/bookTicker (binance-facts §3.4). */
   bookTicker(t: Touch) {
-    const inst = this.inst(t.symbol);
-    return {
-      symbol: t.symbol,
-      bidPrice: this.price(inst, t.bidPrice),
-      bidQty: this.qty(inst, t.bidQty),
-      askPrice: this.price(inst, t.askPrice),
-      askQty: this.qty(inst, t.askQty),
-    };
+    return BOOK_TICKER.object(t, this.inst(t.symbol));
   }
 
   /**
