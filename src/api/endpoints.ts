@@ -56,7 +56,8 @@ function requireSymbol(ctx: HandlerContext, p: Params): string {
   return symbol;
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
+/** The table with its literal ids and routes (typed, so the client's methods can name them). */
+const TABLE = [
   {
     id: 'ping',
     rest: { method: 'GET', path: '/api/v3/ping' },
@@ -227,7 +228,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
       return {};
     },
   },
-];
+] as const satisfies readonly Endpoint[];
+
+export const ENDPOINTS: readonly Endpoint[] = TABLE;
+
+/** Ids of the operations with a REST route: the typed client (src/client/rest.ts) calls them by id. */
+export type RestEndpointId = Extract<(typeof TABLE)[number], { readonly rest: object }>['id'];
 
 /** WS API methods by name. */
 export const WS_METHODS: ReadonlyMap<string, Endpoint> = new Map(ENDPOINTS.filter((e) => e.ws !== undefined).map((e) => [e.ws!, e]));
