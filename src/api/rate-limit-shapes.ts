@@ -32,8 +32,36 @@ export interface RateLimitRules {
   readonly ordersDay: RateLimitRule;
 }
 
+/** Rules per configuration (a configuration is never changed in place): the WS API writes them on every reply. */
+const RULES = new WeakMap<LimitsConfig, RateLimitRules>();
+
+/**
+ * A rule's text up to its count (`count` is RATE_LIMIT_COUNT's last field, after the rule's
+ * own): written once per rule, so a reply writes only the counts.
+ */
+const COUNT_PREFIX = new WeakMap<RateLimitRule, string>();
+
+function countText(rule: RateLimitRule, count: number): string {
+  let prefix = COUNT_PREFIX.get(rule);
+  if (prefix === undefined) {
+    const sample = RATE_LIMIT_COUNT.text(rule, 0);
+    prefix = sample.slice(0, sample.length - '0}'.length);
+    COUNT_PREFIX.set(rule, prefix);
+  }
+  return `${prefix}${count}}`;
+}
+
 /** The three windows of the configured limits (spec 8). */
 export function rateLimitRules(limits: LimitsConfig): RateLimitRules {
+  let rules = RULES.get(limits);
+  if (rules === undefined) {
+    rules = windowsOf(limits);
+    RULES.set(limits, rules);
+  }
+  return rules;
+}
+
+function windowsOf(limits: LimitsConfig): RateLimitRules {
   return {
     weight: { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: limits.weight_per_minute },
     ordersTenSeconds: { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.orders_per_10s },
@@ -61,7 +89,7 @@ export function orderRateLimits(limits: LimitsConfig, counts: OrderCounts): Rate
 /** The WS API's `rateLimits` as JSON text: the weight, plus both ORDERS windows when counted. */
 export function rateLimitsText(limits: LimitsConfig, usedWeight: number, counts: OrderCounts | null): string {
   const rules = rateLimitRules(limits);
-  const weight = RATE_LIMIT_COUNT.text(rules.weight, usedWeight);
+  const weight = countText(rules.weight, usedWeight);
   if (counts === null) return `[${weight}]`;
-  return `[${weight},${RATE_LIMIT_COUNT.text(rules.ordersTenSeconds, counts.tenSeconds)},${RATE_LIMIT_COUNT.text(rules.ordersDay, counts.day)}]`;
+  return `[${weight},${countText(rules.ordersTenSeconds, counts.tenSeconds)},${countText(rules.ordersDay, counts.day)}]`;
 }

@@ -94,7 +94,8 @@ export function shape<S, C, F extends Fields>(fields: F): Shape<S, C, F> {
 
 /**
  * `function (s, c) { return '{"a":"' + g0(s, c) + '","b":' + g1(s, c) + (w2(s, c) ? ',"c":"' + g2(s, c) + '"' : '') + '}' }`:
- * the same concatenation as a hand-written template, each getter its own call site.
+ * the same concatenation as a hand-written template (neighbouring constants merged into one
+ * literal), each getter its own call site.
  */
 function compileText(entries: [string, Field<never, never, unknown, boolean>][]): (s: unknown, c: unknown) => string {
   const args: string[] = [];
@@ -104,21 +105,32 @@ function compileText(entries: [string, Field<never, never, unknown, boolean>][])
     values.push(value);
     return name;
   };
-  let code = "'{'";
+  /** Pieces of a concatenation: constant text, or an expression. */
+  type Piece = { readonly literal: string } | { readonly expr: string };
+  const join = (pieces: Piece[]): string => {
+    const merged: Piece[] = [];
+    for (const piece of pieces) {
+      const last = merged.at(-1);
+      if ('literal' in piece && last !== undefined && 'literal' in last) merged[merged.length - 1] = { literal: last.literal + piece.literal };
+      else merged.push(piece);
+    }
+    return merged.map((piece) => ('literal' in piece ? JSON.stringify(piece.literal) : piece.expr)).join(' + ');
+  };
+  const pieces: Piece[] = [{ literal: '{' }];
   entries.forEach(([name, f], i) => {
     if (i === 0 && f.when !== undefined) throw new Error(`shape: the first field (${name}) cannot be optional`);
-    const key = JSON.stringify(`${i === 0 ? '' : ','}${JSON.stringify(name)}:`);
+    const key: Piece = { literal: `${i === 0 ? '' : ','}${JSON.stringify(name)}:` };
     const get = `${bind(`g${i}`, f.get)}(s, c)`;
-    let value: string;
-    if (f.kind === 'text') value = `'"' + ${get} + '"'`;
-    else if (f.kind === 'string') value = `JSON.stringify(${get})`;
-    else if (f.kind === 'list') value = `${bind(`l${i}`, f.items!.listText)}(${get}, c)`;
-    else value = `('' + ${get})`;
-    const part = `${key} + ${value}`;
-    code += f.when === undefined ? ` + ${part}` : ` + (${bind(`w${i}`, f.when)}(s, c) ? ${part} : '')`;
+    let value: Piece[];
+    if (f.kind === 'text') value = [{ literal: '"' }, { expr: get }, { literal: '"' }];
+    else if (f.kind === 'string') value = [{ expr: `JSON.stringify(${get})` }];
+    else if (f.kind === 'list') value = [{ expr: `${bind(`l${i}`, f.items!.listText)}(${get}, c)` }];
+    else value = [{ expr: `('' + ${get})` }];
+    if (f.when === undefined) pieces.push(key, ...value);
+    else pieces.push({ expr: `(${bind(`w${i}`, f.when)}(s, c) ? ${join([key, ...value])} : '')` });
   });
-  code += " + '}'";
-  // Built from the field names above (JSON-quoted) and fixed argument names: no outside input.
-  const factory = new Function(...args, `return function writeShape(s, c) { return ${code}; };`) as (...a: unknown[]) => (s: unknown, c: unknown) => string;
+  pieces.push({ literal: '}' });
+  // Built from the field names (JSON-quoted) and fixed argument names: no outside input.
+  const factory = new Function(...args, `return function writeShape(s, c) { return ${join(pieces)}; };`) as (...a: unknown[]) => (s: unknown, c: unknown) => string;
   return factory(...values);
 }
