@@ -6,7 +6,8 @@
 //   Config *types*, no Date, timers, Math.random, performance, process or console;
 // - a shipped file imports only node:* and the package's dependencies and peers (a
 //   devDependency would be missing in a user's install);
-// - no file reaches into a dependency's private fields (`x._socket`).
+// - no file reaches into a dependency's private fields (`x._socket`);
+// - no import cycles among the files (findCycles).
 // Exceptions that exist today are in ALLOWED_VIOLATIONS, each with its reason; the list only
 // shrinks: an entry that no longer matches anything fails the test too.
 import { test } from 'node:test';
@@ -208,4 +209,41 @@ test('imports point down the layers, the core is pure, shipped files import only
   assert.deepEqual(unexpected, [], `new violations (fix them, or add them to ALLOWED_VIOLATIONS with a reason):\n${unexpected.join('\n')}`);
   const stale = [...ALLOWED_VIOLATIONS.keys()].filter((v) => !found.includes(v));
   assert.deepEqual(stale, [], `allowed violations that no longer occur (remove them from ALLOWED_VIOLATIONS):\n${stale.join('\n')}`);
+});
+
+/**
+ * Import cycles among the source files (type-only imports count: a circle of types is still two
+ * modules that must be read together), each as `a -> b -> ... -> a`, one per strongly connected
+ * group of files.
+ */
+export function findCycles(srcDir: string): string[] {
+  const graph = new Map<string, string[]>();
+  for (const path of sourceFiles(srcDir)) {
+    const rel = relative(srcDir, path);
+    const targets = importsOf(parse(path))
+      .filter((ref) => ref.specifier.startsWith('.'))
+      .map((ref) => relative(srcDir, resolve(dirname(path), ref.specifier)));
+    graph.set(rel, [...new Set(targets)]);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      const seen = state.get(next);
+      if (seen === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].join(' -> '));
+      else if (seen === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+test('no import cycles inside src/', () => {
+  assert.deepEqual(findCycles(SRC), [], 'files that import each other (directly or around a circle)');
 });

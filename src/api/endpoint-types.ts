@@ -1,17 +1,31 @@
 // The shape of one row of the endpoint table (endpoints.ts, order-endpoints.ts): the operation's
 // REST route, WS API method, security type and weight, and the one handler both transports call.
 
+import type { Config } from '../config/types.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { CoreEvent } from '../core/types.ts';
+import type { RateLimits } from './limits.ts';
+import type { ListenKeys } from './listen-keys.ts';
 import type { Params } from './params.ts';
-import type { Service } from './service.ts';
 import type { ConnectionControl } from './session.ts';
+import type { Wire } from './wire.ts';
 
 export type Security = 'NONE' | 'API_KEY' | 'SIGNED';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/**
+ * What handlers use of the service (service.ts implements it): named here, not imported from
+ * there, so the table and the pipeline that runs it do not import each other.
+ */
+export interface HandlerServices {
+  readonly config: Config;
+  readonly wire: Wire;
+  readonly limits: RateLimits;
+  readonly listenKeys: ListenKeys;
+}
+
 export interface HandlerContext {
-  readonly service: Service;
+  readonly service: HandlerServices;
   readonly exchange: Exchange;
   readonly now: number;
   /** Events the command caused; the transport sends them after the response (spec 4.4). */

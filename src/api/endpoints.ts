@@ -6,11 +6,13 @@ import { apiError, ApiError } from '../core/errors.ts';
 import type { Touch } from '../core/types.ts';
 import { bookTicker, depthSnapshot } from '../core/queries.ts';
 import type { Endpoint, HandlerContext } from './endpoint-types.ts';
+import { account, exchangeInfo } from './info-shapes.ts';
 import { commissionRates, NO_DISCOUNT, ORDER_ENDPOINTS, ZERO_RATE } from './order-endpoints.ts';
 import type { Params } from './params.ts';
+import { orderRateLimits } from './rate-limit-shapes.ts';
 import type { ConnectionControl } from './session.ts';
 
-export type { Endpoint, HandlerContext, HttpMethod, Security } from './endpoint-types.ts';
+export type { Endpoint, HandlerContext, HandlerServices, HttpMethod, Security } from './endpoint-types.ts';
 
 const DEPTH_MAX_LIMIT = 5000;
 
@@ -54,7 +56,8 @@ function requireSymbol(ctx: HandlerContext, p: Params): string {
   return symbol;
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [
+/** The table with its literal ids and routes (typed, so the client's methods can name them). */
+const TABLE = [
   {
     id: 'ping',
     rest: { method: 'GET', path: '/api/v3/ping' },
@@ -77,7 +80,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ws: 'exchangeInfo',
     security: 'NONE',
     weight: () => 20,
-    run: (ctx, p) => ctx.service.exchangeInfo(ctx.now, symbolList(ctx, p)),
+    run: (ctx, p) => exchangeInfo(ctx.service.config.sim.limits, ctx.exchange, ctx.now, symbolList(ctx, p)),
   },
   {
     id: 'depth',
@@ -113,7 +116,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ws: 'account.status',
     security: 'SIGNED',
     weight: () => 20,
-    run: (ctx, p) => ctx.service.account(p.bool('omitZeroBalances') ?? false),
+    run: (ctx, p) => account(ctx.service.config.sim.fees, ctx.exchange, p.bool('omitZeroBalances') ?? false),
   },
   {
     id: 'account.commission',
@@ -161,14 +164,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     ws: 'account.rateLimits.orders',
     security: 'SIGNED',
     weight: () => 40,
-    run: (ctx) => {
-      const limits = ctx.service.config.sim.limits;
-      const counts = ctx.service.limits.orderCounts(ctx.now);
-      return [
-        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.orders_per_10s, count: counts.tenSeconds },
-        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: limits.orders_per_day, count: counts.day },
-      ];
-    },
+    run: (ctx) => orderRateLimits(ctx.service.config.sim.limits, ctx.service.limits.orderCounts(ctx.now)),
   },
   // ---------------------------------------------------------------- WS API sessions (spec 4.3)
   {
@@ -232,7 +228,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
       return {};
     },
   },
-];
+] as const satisfies readonly Endpoint[];
+
+export const ENDPOINTS: readonly Endpoint[] = TABLE;
+
+/** Ids of the operations with a REST route: the typed client (src/client/rest.ts) calls them by id. */
+export type RestEndpointId = Extract<(typeof TABLE)[number], { readonly rest: object }>['id'];
 
 /** WS API methods by name. */
 export const WS_METHODS: ReadonlyMap<string, Endpoint> = new Map(ENDPOINTS.filter((e) => e.ws !== undefined).map((e) => [e.ws!, e]));

@@ -5,8 +5,11 @@
 
 import { apiError, type ErrorName } from '../core/errors.ts';
 import type { Refusal } from '../faults/rule.ts';
-import type { Endpoint } from './endpoints.ts';
-import type { Reply, Service } from './service.ts';
+import type { Endpoint, HandlerServices } from './endpoint-types.ts';
+import type { Reply } from './reply.ts';
+
+/** What a refusal's reply reads: the configured limits and the windows' state. */
+type Figures = Pick<HandlerServices, 'config' | 'limits'>;
 
 /**
  * Fill-ins for the rows whose message names a parameter or a filter: a plausible instance, so
@@ -23,13 +26,15 @@ const SAMPLE_ARGS: Partial<Record<ErrorName, string[]>> = {
   ORDER_REJECTED: ['Market is closed.'],
 };
 
-export function refusalReply(service: Service, refusal: Refusal, now: number, endpoint: Endpoint): Reply {
+export function refusalReply(service: Figures, refusal: Refusal, now: number, endpoint: Endpoint): Reply {
   const limited = refusal.status === 429 || refusal.status === 418;
   const timing = limited ? service.limits.injectedRefusal(refusal.status === 418 ? 'ban' : 'rateLimit', now) : null;
   const msg = refusal.row === null ? refusal.msg : message(service, refusal.row, timing?.retryAtMs ?? now);
+  const refused = { code: refusal.code, msg };
   return {
     status: refusal.status,
-    body: { code: refusal.code, msg },
+    body: refused,
+    refusal: refused,
     usedWeight: service.limits.usedWeight(now),
     orderCounts: endpoint.countsOrder ? service.limits.orderCounts(now) : null,
     events: [],
@@ -38,7 +43,7 @@ export function refusalReply(service: Service, refusal: Refusal, now: number, en
 }
 
 /** A row's message with its placeholders filled. */
-export function message(service: Service, row: ErrorName, retryAtMs: number): string {
+export function message(service: Figures, row: ErrorName, retryAtMs: number): string {
   const limits = service.config.sim.limits;
   let args: (string | number)[];
   switch (row) {

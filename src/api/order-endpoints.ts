@@ -61,7 +61,7 @@ export function commissionRates(ctx: HandlerContext) {
   return { maker: rate(m.makerCentiBps), taker: rate(m.takerCentiBps), buyer: '0.00000000', seller: '0.00000000' };
 }
 
-export const ORDER_ENDPOINTS: readonly Endpoint[] = [
+export const ORDER_ENDPOINTS = [
   {
     id: 'order.place',
     rest: { method: 'POST', path: '/api/v3/order' },
@@ -202,4 +202,4 @@ export const ORDER_ENDPOINTS: readonly Endpoint[] = [
       return trades.map((t) => ctx.service.wire.myTrade(t));
     },
   },
-];
+] as const satisfies readonly Endpoint[];

@@ -6,12 +6,8 @@ import type { Config } from '../config/types.ts';
 import type { Clock } from '../core/clock.ts';
 import { apiError, ApiError, isApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { COMMISSION_DECIMALS } from '../core/markets.ts';
-import { balances } from '../core/queries.ts';
-import type { CoreEvent } from '../core/types.ts';
-import { formatScaled } from '../core/units.ts';
 import { Authenticator, type Credentials } from './auth.ts';
-import type { Endpoint, HandlerContext } from './endpoints.ts';
+import type { Endpoint, HandlerContext, HandlerServices } from './endpoint-types.ts';
 import { RateLimits } from './limits.ts';
 import { ListenKeys } from './listen-keys.ts';
 import type { Params } from './params.ts';
@@ -20,19 +16,10 @@ import { FaultRules } from '../faults/rules.ts';
 import type { Transport } from '../faults/rule.ts';
 import { refusalReply } from './fault-reply.ts';
 import { ENDPOINTS } from './endpoints.ts';
+import type { Reply } from './reply.ts';
 import { Wire } from './wire.ts';
 
-export interface Reply {
-  readonly status: number;
-  readonly body: unknown;
-  readonly usedWeight: number;
-  /** ORDERS window counts, on order endpoints. */
-  readonly orderCounts: { readonly tenSeconds: number; readonly day: number } | null;
-  /** Seconds (REST Retry-After) and epoch ms (WS `retryAfter`) for 429/418 replies. */
-  readonly retryAfterSeconds?: number;
-  readonly retryAtMs?: number;
-  readonly events: CoreEvent[];
-}
+export type { Refusal, Reply } from './reply.ts';
 
 export interface RequestMeta {
   /** Which transport carries it (fault rules may target one). */
@@ -46,7 +33,7 @@ export interface RequestMeta {
 
 export type ErrorLogger = (message: string, error: unknown) => void;
 
-export class Service {
+export class Service implements HandlerServices {
   readonly wire: Wire;
   readonly auth: Authenticator;
   readonly limits: RateLimits;
@@ -113,7 +100,7 @@ export class Service {
     try {
       const body = endpoint.run(ctx, params);
       if (endpoint.freeOnSuccess) this.limits.refundWeight(weight, now);
-      return { status: 200, body, usedWeight: this.limits.usedWeight(now), orderCounts: this.orderCounts(endpoint, now), events: ctx.events };
+      return { status: 200, body, refusal: null, usedWeight: this.limits.usedWeight(now), orderCounts: this.orderCounts(endpoint, now), events: ctx.events };
     } catch (thrown) {
       if (isApiError(thrown)) return { ...this.error(thrown, now, endpoint), events: ctx.events };
       this.logError(`unexpected error in ${endpoint.id}`, thrown);
@@ -123,9 +110,8 @@ export class Service {
 
   /** A reply for an error found before any handler ran (routing, body limits). */
   error(error: ApiError, now: number, endpoint?: Endpoint): Reply {
-    const body: Record<string, unknown> = { code: error.code, msg: error.msg };
-    if (error.data !== undefined) body.data = error.data;
-    return { status: error.http, body, usedWeight: this.limits.usedWeight(now), orderCounts: endpoint ? this.orderCounts(endpoint, now) : null, events: [] };
+    const refusal = error.data === undefined ? { code: error.code, msg: error.msg } : { code: error.code, msg: error.msg, data: error.data };
+    return { status: error.http, body: refusal, refusal, usedWeight: this.limits.usedWeight(now), orderCounts: endpoint ? this.orderCounts(endpoint, now) : null, events: [] };
   }
 
   private refused(error: ApiError, now: number, endpoint: Endpoint, retryAfterSeconds: number, retryAtMs: number): Reply {
@@ -134,98 +120,6 @@ export class Service {
 
   private orderCounts(endpoint: Endpoint, now: number) {
     return endpoint.countsOrder ? this.limits.orderCounts(now) : null;
-  }
-
-  /** exchangeInfo (spec 2.2, binance-facts §3.2). */
-  exchangeInfo(now: number, symbols?: readonly string[]) {
-    const limits = this.config.sim.limits;
-    const instruments = this.exchange.instruments.filter((i) => symbols === undefined || symbols.includes(i.symbol));
-    return {
-      timezone: 'UTC',
-      serverTime: now,
-      rateLimits: [
-        { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: limits.weight_per_minute },
-        { rateLimitType: 'ORDERS', interval: 'SECOND', intervalNum: 10, limit: limits.orders_per_10s },
-        { rateLimitType: 'ORDERS', interval: 'DAY', intervalNum: 1, limit: limits.orders_per_day },
-      ],
-      exchangeFilters: [],
-      symbols: instruments.map((inst) => {
-        const price = (t: number) => this.wire.price(inst, t);
-        const qty = (l: number) => this.wire.qty(inst, l);
-        const notional: Record<string, unknown> = {
-          filterType: 'NOTIONAL',
-          minNotional: this.wire.quote(inst, inst.minNotional),
-          applyMinToMarket: true,
-        };
-        if (inst.maxNotional !== null) {
-          notional.maxNotional = this.wire.quote(inst, inst.maxNotional);
-          notional.applyMaxToMarket = true;
-        }
-        notional.avgPriceMins = 0;
-        return {
-          symbol: inst.symbol,
-          status: 'TRADING',
-          baseAsset: inst.base,
-          baseAssetPrecision: 8,
-          quoteAsset: inst.quote,
-          quotePrecision: 8,
-          quoteAssetPrecision: 8,
-          baseCommissionPrecision: COMMISSION_DECIMALS,
-          quoteCommissionPrecision: COMMISSION_DECIMALS,
-          orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'],
-          icebergAllowed: false,
-          ocoAllowed: false,
-          otoAllowed: false,
-          opoAllowed: false,
-          quoteOrderQtyMarketAllowed: false,
-          allowTrailingStop: false,
-          cancelReplaceAllowed: true,
-          amendAllowed: true,
-          pegInstructionsAllowed: false,
-          isSpotTradingAllowed: true,
-          isMarginTradingAllowed: false,
-          filters: [
-            { filterType: 'PRICE_FILTER', minPrice: price(1), maxPrice: '0.00000000', tickSize: price(1) },
-            { filterType: 'LOT_SIZE', minQty: qty(inst.minQty), maxQty: qty(inst.maxQty), stepSize: qty(1) },
-            notional,
-            { filterType: 'MAX_NUM_ORDERS', maxNumOrders: 200 },
-          ],
-          permissions: [],
-          permissionSets: [['SPOT']],
-          defaultSelfTradePreventionMode: 'EXPIRE_MAKER',
-          allowedSelfTradePreventionModes: ['EXPIRE_MAKER'],
-        };
-      }),
-    };
-  }
-
-  /** GET account (binance-facts §3.5); commissions in bps as the reference writes them. */
-  account(omitZeroBalances: boolean) {
-    const fees = this.config.sim.fees;
-    const m = this.exchange.markets;
-    const rate = (centiBps: bigint) => formatScaled(centiBps, 6);
-    const list = balances(this.exchange.state)
-      .filter((b) => !omitZeroBalances || b.free !== 0n || b.locked !== 0n)
-      .sort((a, b) => a.asset.localeCompare(b.asset))
-      .map((b) => ({ asset: b.asset, free: formatScaled(b.free, b.decimals), locked: formatScaled(b.locked, b.decimals) }));
-    return {
-      makerCommission: Number(fees.maker_bps),
-      takerCommission: Number(fees.taker_bps),
-      buyerCommission: 0,
-      sellerCommission: 0,
-      commissionRates: { maker: rate(m.makerCentiBps), taker: rate(m.takerCentiBps), buyer: '0.00000000', seller: '0.00000000' },
-      canTrade: true,
-      canWithdraw: true,
-      canDeposit: true,
-      brokered: false,
-      requireSelfTradePrevention: false,
-      preventSor: false,
-      updateTime: this.exchange.state.lastBalanceUpdate,
-      accountType: 'SPOT',
-      balances: list,
-      permissions: ['SPOT'],
-      uid: 1,
-    };
   }
 }
 

@@ -1,16 +1,15 @@
-// Domain -> reference JSON (binance-facts §3): field names, order and spelling as the
-// reference exchange writes them (`cummulativeQuoteQty` in order responses, `cumulativeQuoteQty`
-// in the amend response). Decimals are strings with 8 decimals (more only when exactness needs
-// them); ids and times are numbers.
+// Domain -> reference JSON (binance-facts §3). The order replies' field lists live in
+// order-shapes.ts; here each reply picks its shape (and its instrument's scales) and writes it,
+// as text for the hot ones. Depth and bookTicker are written here (binance-facts §3.3, §3.4).
 
 import type { AmendResult, CancelReplaceResult, CancelResult, PlaceResult } from '../core/commands.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
-import { STP_MODE, type AccountTrade, type DepthSnapshot, type Fill, type OrderView, type Touch } from '../core/types.ts';
-import { formatScaled } from '../core/units.ts';
+import type { AccountTrade, DepthSnapshot, OrderView, Touch } from '../core/types.ts';
+import { AMENDED_ORDER, BOOK_TICKER, CANCELLED, MY_TRADE, ORDER, ORDER_ACK, ORDER_FULL, ORDER_RESULT, price, qty, quote } from './order-shapes.ts';
 import { RawJson } from './raw-json.ts';
 
-export const ZERO = '0.00000000';
+export { ZERO } from './order-shapes.ts';
 
 export interface InstrumentSource {
   instrument(symbol: string): Instrument | undefined;
@@ -28,15 +27,15 @@ export class Wire {
   }
 
   price(inst: Instrument, ticks: number): string {
-    return formatScaled(ticks, inst.tickDecimals);
+    return price(inst, ticks);
   }
 
   qty(inst: Instrument, lots: number): string {
-    return formatScaled(lots, inst.lotDecimals);
+    return qty(inst, lots);
   }
 
   quote(inst: Instrument, atoms: bigint): string {
-    return formatScaled(atoms, inst.quoteDecimals);
+    return quote(inst, atoms);
   }
 
   levels(inst: Instrument, levels: readonly (readonly [number, number])[]): [string, string][] {
@@ -72,127 +71,41 @@ export class Wire {
     return new RawJson(`{"lastUpdateId":${snap.lastUpdateId},"bids":[${side(snap.bids)}],"asks":[${side(snap.asks)}]}`);
   }
 
+  /** GET ticker/bookTicker (binance-facts §3.4). */
   bookTicker(t: Touch) {
-    const inst = this.inst(t.symbol);
-    return {
-      symbol: t.symbol,
-      bidPrice: this.price(inst, t.bidPrice),
-      bidQty: this.qty(inst, t.bidQty),
-      askPrice: this.price(inst, t.askPrice),
-      askQty: this.qty(inst, t.askQty),
-    };
+    return BOOK_TICKER.object(t, this.inst(t.symbol));
   }
 
   /**
-   * POST order response of the given kind (binance-facts §3.6), written as text in field order:
-   * the reply every trading client waits on (identical to JSON.stringify of the field list;
-   * wire.test.ts checks it).
+   * POST order response of the given kind (binance-facts §3.6), written as text by the shape's
+   * compiled writer: the reply every trading client waits on (wire.test.ts checks it against
+   * JSON.stringify of the reference field list).
    */
   placed(result: PlaceResult, respType: 'ACK' | 'RESULT' | 'FULL'): RawJson {
-    const o = result.order;
-    const ack = `{"symbol":"${o.symbol}","orderId":${o.orderId},"orderListId":-1,"clientOrderId":${JSON.stringify(o.clientOrderId)},"transactTime":${result.transactTime}`;
-    if (respType === 'ACK') return new RawJson(`${ack}}`);
-    const inst = this.inst(o.symbol);
-    let text =
-      `${ack},"price":"${this.price(inst, o.price)}","origQty":"${this.qty(inst, o.origQty)}","executedQty":"${this.qty(inst, o.executedQty)}",` +
-      `"origQuoteOrderQty":"${ZERO}","cummulativeQuoteQty":"${this.quote(inst, o.cumQuote)}","status":"${o.status}","timeInForce":"${o.timeInForce}",` +
-      `"type":"${o.type}","side":"${o.side}","workingTime":${o.workingTime},"selfTradePreventionMode":"${STP_MODE}"`;
-    text += this.conditional(inst, o);
-    if (respType === 'FULL') {
-      let fills = '';
-      for (const f of result.fills) fills += `${fills === '' ? '' : ','}${this.fillText(inst, f)}`;
-      text += `,"fills":[${fills}]`;
-    }
-    return new RawJson(`${text}}`);
-  }
-
-  private fillText(inst: Instrument, f: Fill): string {
-    return (
-      `{"price":"${this.price(inst, f.price)}","qty":"${this.qty(inst, f.qty)}","commission":"${this.quote(inst, f.commission)}",` +
-      `"commissionAsset":"${f.commissionAsset}","tradeId":${f.tradeId}}`
-    );
+    const shape = respType === 'ACK' ? ORDER_ACK : respType === 'FULL' ? ORDER_FULL : ORDER_RESULT;
+    return new RawJson(shape.text(result, this.inst(result.order.symbol)));
   }
 
   /** GET order (binance-facts §3.8). */
   order(o: OrderView) {
-    const inst = this.inst(o.symbol);
-    const body: Record<string, unknown> = {
-      symbol: o.symbol,
-      orderId: o.orderId,
-      orderListId: -1,
-      clientOrderId: o.clientOrderId,
-      price: this.price(inst, o.price),
-      origQty: this.qty(inst, o.origQty),
-      executedQty: this.qty(inst, o.executedQty),
-      cummulativeQuoteQty: this.quote(inst, o.cumQuote),
-      status: o.status,
-      timeInForce: o.timeInForce,
-      type: o.type,
-      side: o.side,
-      stopPrice: ZERO,
-      icebergQty: ZERO,
-      time: o.time,
-      updateTime: o.updateTime,
-      isWorking: o.isWorking,
-      workingTime: o.workingTime,
-      origQuoteOrderQty: ZERO,
-      selfTradePreventionMode: STP_MODE,
-    };
-    if (o.preventedQty > 0) body.preventedQuantity = this.qty(inst, o.preventedQty);
-    return body;
+    return ORDER.object(o, this.inst(o.symbol));
   }
 
-  /** DELETE order (binance-facts §3.9), as text in field order (a hot reply, like `placed`). */
+  /** DELETE order (binance-facts §3.9), as text (a hot reply, like `placed`). */
   cancelled(c: CancelResult): RawJson {
-    return new RawJson(this.cancelledText(c));
+    return new RawJson(CANCELLED.text(c, this.inst(c.order.symbol)));
   }
 
   /** A list of cancellations (DELETE openOrders), one text. */
   cancelledList(list: readonly CancelResult[]): RawJson {
     let text = '';
-    for (const c of list) text += `${text === '' ? '' : ','}${this.cancelledText(c)}`;
+    for (const c of list) text += `${text === '' ? '' : ','}${CANCELLED.text(c, this.inst(c.order.symbol))}`;
     return new RawJson(`[${text}]`);
-  }
-
-  private cancelledText(c: CancelResult): string {
-    const o = c.order;
-    const inst = this.inst(o.symbol);
-    return (
-      `{"symbol":"${o.symbol}","origClientOrderId":${JSON.stringify(c.origClientOrderId)},"orderId":${o.orderId},"orderListId":-1,` +
-      `"clientOrderId":${JSON.stringify(c.clientOrderId)},"transactTime":${c.transactTime},"price":"${this.price(inst, o.price)}",` +
-      `"origQty":"${this.qty(inst, o.origQty)}","executedQty":"${this.qty(inst, o.executedQty)}","origQuoteOrderQty":"${ZERO}",` +
-      `"cummulativeQuoteQty":"${this.quote(inst, o.cumQuote)}","status":"${o.status}","timeInForce":"${o.timeInForce}","type":"${o.type}",` +
-      `"side":"${o.side}","selfTradePreventionMode":"${STP_MODE}"}`
-    );
   }
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
   amended(a: AmendResult) {
-    const o = a.order;
-    const inst = this.inst(o.symbol);
-    return {
-      transactTime: a.transactTime,
-      executionId: a.executionId,
-      amendedOrder: {
-        symbol: o.symbol,
-        orderId: o.orderId,
-        orderListId: -1,
-        origClientOrderId: a.origClientOrderId,
-        clientOrderId: o.clientOrderId,
-        price: this.price(inst, o.price),
-        qty: this.qty(inst, o.origQty),
-        executedQty: this.qty(inst, o.executedQty),
-        preventedQty: this.qty(inst, o.preventedQty),
-        quoteOrderQty: ZERO,
-        cumulativeQuoteQty: this.quote(inst, o.cumQuote),
-        status: o.status,
-        timeInForce: o.timeInForce,
-        type: o.type,
-        side: o.side,
-        workingTime: o.workingTime,
-        selfTradePreventionMode: STP_MODE,
-      },
-    };
+    return { transactTime: a.transactTime, executionId: a.executionId, amendedOrder: AMENDED_ORDER.object(a, this.inst(a.order.symbol)) };
   }
 
   /** cancelReplace body, or its failure `data` (binance-facts §2.5). */
@@ -208,29 +121,6 @@ export class Wire {
   }
 
   myTrade(t: AccountTrade) {
-    const inst = this.inst(t.symbol);
-    return {
-      symbol: t.symbol,
-      id: t.tradeId,
-      orderId: t.orderId,
-      orderListId: -1,
-      price: this.price(inst, t.price),
-      qty: this.qty(inst, t.qty),
-      quoteQty: this.quote(inst, t.quoteQty),
-      commission: this.quote(inst, t.commission),
-      commissionAsset: t.commissionAsset,
-      time: t.time,
-      isBuyer: t.isBuyer,
-      isMaker: t.isMaker,
-      isBestMatch: true,
-    };
-  }
-
-  /** Conditional fields of RESULT/FULL, as text (they appear only when they apply). */
-  private conditional(inst: Instrument, o: OrderView): string {
-    let text = '';
-    if (o.expiryReason !== 'NONE') text += `,"expiryReason":"${o.expiryReason}"`;
-    if (o.preventedQty > 0) text += `,"preventedQuantity":"${this.qty(inst, o.preventedQty)}"`;
-    return text;
+    return MY_TRADE.object(t, this.inst(t.symbol));
   }
 }

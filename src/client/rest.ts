@@ -1,7 +1,9 @@
-// The typed REST client (API.md section 4): one method per endpoint of spec 4.1, signed with
-// the simulator's credentials, and a raw `request()` for deliberately malformed input. Refusals
-// throw SpotSimError with status, code, message and headers.
+// The typed REST client (API.md section 4): one method per endpoint of spec 4.1, each naming
+// its operation in the server's endpoint table (route, method and security come from there),
+// signed with the simulator's credentials, and a raw `request()` for deliberately malformed
+// input. Refusals throw SpotSimError with status, code, message and headers.
 
+import { ENDPOINTS, type HttpMethod, type RestEndpointId, type Security } from '../api/endpoints.ts';
 import { SpotSimError } from './errors.ts';
 import { HttpTransport, type RawResponse } from './http.ts';
 import { hmacHex, queryString, type ParamValue } from './signing.ts';
@@ -37,6 +39,11 @@ export interface RestOptions {
 
 type Params = Record<string, ParamValue>;
 
+/** Route and security type of each REST operation, from the server's own endpoint table. */
+const ROUTES: ReadonlyMap<string, { readonly method: HttpMethod; readonly path: string; readonly security: Security }> = new Map(
+  ENDPOINTS.flatMap((e) => (e.rest === undefined ? [] : [[e.id, { method: e.rest.method, path: e.rest.path, security: e.security }] as const])),
+);
+
 export interface RawRestRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
   /** Path with or without a query string, e.g. `/api/v3/depth?symbol=BTCUSDT`. */
@@ -62,63 +69,63 @@ export class RestClient {
 
   /** GET /api/v3/ping: tests connectivity; resolves to `{}`. */
   ping(): Promise<Record<string, never>> {
-    return this.call('GET', '/api/v3/ping', {}, 'NONE');
+    return this.call('ping', {});
   }
 
   /** GET /api/v3/time: the server time (`serverTime`, ms), which signed requests' `timestamp` must be near. */
   time(): Promise<{ serverTime: number }> {
-    return this.call('GET', '/api/v3/time', {}, 'NONE');
+    return this.call('time', {});
   }
 
   /** GET /api/v3/exchangeInfo: symbols with their filters (tick, lot, notional), rate limits and precisions. */
   exchangeInfo(params: { symbol?: string; symbols?: string[] } = {}): Promise<ExchangeInfo> {
-    return this.call('GET', '/api/v3/exchangeInfo', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) }, 'NONE');
+    return this.call('exchangeInfo', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
   }
 
   /** GET /api/v3/depth: an order-book snapshot (`lastUpdateId`, `bids`, `asks` as [price, qty] strings). */
   depth(params: { symbol: string; limit?: number }): Promise<Depth> {
-    return this.call('GET', '/api/v3/depth', params, 'NONE');
+    return this.call('depth', params);
   }
 
   /** GET /api/v3/ticker/bookTicker: best bid and ask of one symbol, or of several / all. */
   bookTicker(params: { symbol: string }): Promise<BookTicker>;
   bookTicker(params?: { symbols?: string[] }): Promise<BookTicker[]>;
   bookTicker(params: { symbol?: string; symbols?: string[] } = {}): Promise<BookTicker | BookTicker[]> {
-    return this.call('GET', '/api/v3/ticker/bookTicker', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) }, 'NONE');
+    return this.call('bookTicker', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
   }
 
   // ------------------------------------------------------------------ account and orders
 
   /** GET /api/v3/account (SIGNED): balances (`free`, `locked`), commission rates and permissions. */
   account(params: { omitZeroBalances?: boolean } = {}): Promise<Account> {
-    return this.call('GET', '/api/v3/account', params, 'SIGNED');
+    return this.call('account', params);
   }
 
   /** GET /api/v3/account/commission (SIGNED): the account's maker/taker commission rates for a symbol. */
   commission(params: { symbol: string }): Promise<Record<string, unknown> & { symbol: string }> {
-    return this.call('GET', '/api/v3/account/commission', params, 'SIGNED');
+    return this.call('account.commission', params);
   }
 
   /** POST /api/v3/order (SIGNED): places an order; the reply is ACK, RESULT or FULL (with `fills`) by `newOrderRespType`. */
   newOrder(params: NewOrderParams & { newOrderRespType: 'ACK' }): Promise<OrderAck>;
   newOrder(params: NewOrderParams): Promise<OrderResult>;
   newOrder(params: NewOrderParams): Promise<OrderAck | OrderResult> {
-    return this.call('POST', '/api/v3/order', { ...params }, 'SIGNED');
+    return this.call('order.place', { ...params });
   }
 
   /** POST /api/v3/order/test (SIGNED): validates an order like newOrder without placing it. */
   testOrder(params: NewOrderParams & { computeCommissionRates?: boolean }): Promise<Record<string, unknown>> {
-    return this.call('POST', '/api/v3/order/test', { ...params }, 'SIGNED');
+    return this.call('order.test', { ...params });
   }
 
   /** GET /api/v3/order (SIGNED): one order by `orderId` or `origClientOrderId`. */
   getOrder(params: OrderRef): Promise<Order> {
-    return this.call('GET', '/api/v3/order', { ...params }, 'SIGNED');
+    return this.call('order.status', { ...params });
   }
 
   /** DELETE /api/v3/order (SIGNED): cancels an open order by `orderId` or `origClientOrderId`. */
   cancelOrder(params: OrderRef & { newClientOrderId?: string }): Promise<CancelledOrder> {
-    return this.call('DELETE', '/api/v3/order', { ...params }, 'SIGNED');
+    return this.call('order.cancel', { ...params });
   }
 
   /** POST /api/v3/order/cancelReplace (SIGNED): cancels an order and places a new one in one request. */
@@ -130,49 +137,49 @@ export class RestClient {
       cancelNewClientOrderId?: string;
     },
   ): Promise<CancelReplaceResult> {
-    return this.call('POST', '/api/v3/order/cancelReplace', { ...params }, 'SIGNED');
+    return this.call('order.cancelReplace', { ...params });
   }
 
   /** PUT /api/v3/order/amend/keepPriority (SIGNED): lowers an open order's quantity, keeping its place in the queue. */
   amendKeepPriority(params: OrderRef & { newQty: string | number; newClientOrderId?: string }): Promise<AmendResult> {
-    return this.call('PUT', '/api/v3/order/amend/keepPriority', { ...params }, 'SIGNED');
+    return this.call('order.amend.keepPriority', { ...params });
   }
 
   /** GET /api/v3/openOrders (SIGNED): the account's open orders, of one symbol or all. */
   openOrders(params: { symbol?: string } = {}): Promise<Order[]> {
-    return this.call('GET', '/api/v3/openOrders', params, 'SIGNED');
+    return this.call('openOrders.status', params);
   }
 
   /** DELETE /api/v3/openOrders (SIGNED): cancels every open order of a symbol. */
   cancelOpenOrders(params: { symbol: string }): Promise<CancelledOrder[]> {
-    return this.call('DELETE', '/api/v3/openOrders', params, 'SIGNED');
+    return this.call('openOrders.cancelAll', params);
   }
 
   /** GET /api/v3/myTrades (SIGNED): the account's trades of a symbol (filters: orderId, fromId, time range, limit). */
   myTrades(params: { symbol: string; orderId?: number; fromId?: number; startTime?: number; endTime?: number; limit?: number }): Promise<MyTrade[]> {
-    return this.call('GET', '/api/v3/myTrades', { ...params }, 'SIGNED');
+    return this.call('myTrades', { ...params });
   }
 
   /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */
   orderRateLimit(): Promise<RateLimitCount[]> {
-    return this.call('GET', '/api/v3/rateLimit/order', {}, 'SIGNED');
+    return this.call('rateLimit.order', {});
   }
 
   // ------------------------------------------------------------------ legacy user stream
 
   /** POST /api/v3/userDataStream (API key): a listen key for `/ws/<listenKey>` (the same key while one is valid). */
   startUserDataStream(): Promise<{ listenKey: string }> {
-    return this.call('POST', '/api/v3/userDataStream', {}, 'API_KEY');
+    return this.call('userDataStream.start', {});
   }
 
   /** PUT /api/v3/userDataStream: extends a listen key's validity. */
   keepAliveUserDataStream(listenKey: string): Promise<Record<string, never>> {
-    return this.call('PUT', '/api/v3/userDataStream', { listenKey }, 'API_KEY');
+    return this.call('userDataStream.ping', { listenKey });
   }
 
   /** DELETE /api/v3/userDataStream: closes a listen key (its streams end). */
   closeUserDataStream(listenKey: string): Promise<Record<string, never>> {
-    return this.call('DELETE', '/api/v3/userDataStream', { listenKey }, 'API_KEY');
+    return this.call('userDataStream.stop', { listenKey });
   }
 
   // ------------------------------------------------------------------ raw
@@ -194,7 +201,11 @@ export class RestClient {
     this.http.close();
   }
 
-  private async call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, params: Params, security: 'NONE' | 'API_KEY' | 'SIGNED'): Promise<T> {
+  /** Calls the operation `id` of the endpoint table, by its route and security type. */
+  private async call<T>(id: RestEndpointId, params: Params): Promise<T> {
+    const route = ROUTES.get(id);
+    if (route === undefined) throw new Error(`no REST route for ${id}`);
+    const { method, path, security } = route;
     const query = security === 'SIGNED' ? this.sign(params) : queryString(params);
     const headers: Record<string, string> = security === 'NONE' ? {} : { 'X-MBX-APIKEY': this.options.credentials.apiKey };
     const res = await this.http.send({ method, url: `${this.options.baseUrl}${path}${query ? `?${query}` : ''}`, headers, timeoutMs: this.options.timeoutMs });

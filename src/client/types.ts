@@ -1,10 +1,30 @@
 // Typed shapes of the simulator's REST / WS API results and stream events (the reference
 // exchange's fields, binance-facts §3, §5, §7). Decimals are strings; ids and times numbers.
+// The replies' types come from the server's own field lists (src/api/wire-types.ts), so the
+// client cannot describe a field the server does not write.
 
-export type Side = 'BUY' | 'SELL';
-export type OrderType = 'LIMIT' | 'LIMIT_MAKER' | 'MARKET';
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
-export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED' | 'EXPIRED' | 'EXPIRED_IN_MATCH';
+import type {
+  AccountWire,
+  AmendedOrderWire,
+  BalanceWire,
+  BookTickerWire,
+  CancelledWire,
+  ExchangeInfoWire,
+  FillWire,
+  MyTradeWire,
+  OrderAckWire,
+  OrderFullWire,
+  OrderResultWire,
+  OrderStatus,
+  OrderType,
+  OrderWire,
+  RateLimitCountWire,
+  Side,
+  SymbolInfo,
+  TimeInForce,
+} from '../api/wire-types.ts';
+
+export type { OrderStatus, OrderType, Side, TimeInForce };
 export type Decimal = string | number;
 
 export interface NewOrderParams {
@@ -27,79 +47,18 @@ export interface OrderRef {
   origClientOrderId?: string;
 }
 
-export interface Fill {
-  price: string;
-  qty: string;
-  commission: string;
-  commissionAsset: string;
-  tradeId: number;
+export interface Fill extends FillWire {}
+
+export interface OrderAck extends OrderAckWire {}
+
+/** A RESULT reply; a FULL reply adds `fills`. */
+export interface OrderResult extends OrderResultWire {
+  fills?: OrderFullWire['fills'];
 }
 
-export interface OrderAck {
-  symbol: string;
-  orderId: number;
-  orderListId: number;
-  clientOrderId: string;
-  transactTime: number;
-}
+export interface Order extends OrderWire {}
 
-export interface OrderResult extends OrderAck {
-  price: string;
-  origQty: string;
-  executedQty: string;
-  origQuoteOrderQty: string;
-  cummulativeQuoteQty: string;
-  status: OrderStatus;
-  timeInForce: TimeInForce;
-  type: OrderType;
-  side: Side;
-  workingTime: number;
-  selfTradePreventionMode: string;
-  expiryReason?: string;
-  preventedQuantity?: string;
-  fills?: Fill[];
-}
-
-export interface Order {
-  symbol: string;
-  orderId: number;
-  orderListId: number;
-  clientOrderId: string;
-  price: string;
-  origQty: string;
-  executedQty: string;
-  cummulativeQuoteQty: string;
-  status: OrderStatus;
-  timeInForce: TimeInForce;
-  type: OrderType;
-  side: Side;
-  stopPrice: string;
-  icebergQty: string;
-  time: number;
-  updateTime: number;
-  isWorking: boolean;
-  workingTime: number;
-  origQuoteOrderQty: string;
-  selfTradePreventionMode: string;
-}
-
-export interface CancelledOrder {
-  symbol: string;
-  origClientOrderId: string;
-  orderId: number;
-  orderListId: number;
-  clientOrderId: string;
-  transactTime: number;
-  price: string;
-  origQty: string;
-  executedQty: string;
-  cummulativeQuoteQty: string;
-  status: OrderStatus;
-  timeInForce: TimeInForce;
-  type: OrderType;
-  side: Side;
-  selfTradePreventionMode: string;
-}
+export interface CancelledOrder extends CancelledWire {}
 
 export interface CancelReplaceResult {
   cancelResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
@@ -111,26 +70,12 @@ export interface CancelReplaceResult {
 export interface AmendResult {
   transactTime: number;
   executionId: number;
-  amendedOrder: Record<string, unknown> & { orderId: number; origQty: string; clientOrderId: string };
+  amendedOrder: Record<string, unknown> & AmendedOrderWire;
 }
 
-export interface Balance {
-  asset: string;
-  free: string;
-  locked: string;
-}
+export interface Balance extends BalanceWire {}
 
-export interface Account {
-  makerCommission: number;
-  takerCommission: number;
-  commissionRates: { maker: string; taker: string; buyer: string; seller: string };
-  canTrade: boolean;
-  updateTime: number;
-  accountType: string;
-  balances: Balance[];
-  permissions: string[];
-  uid: number;
-}
+export interface Account extends AccountWire {}
 
 export interface Depth {
   lastUpdateId: number;
@@ -138,44 +83,16 @@ export interface Depth {
   asks: [string, string][];
 }
 
-export interface BookTicker {
-  symbol: string;
-  bidPrice: string;
-  bidQty: string;
-  askPrice: string;
-  askQty: string;
+export interface BookTicker extends BookTickerWire {}
+
+export interface MyTrade extends MyTradeWire {}
+
+/** Symbols keep an open index (fields the reference may add read as `unknown`). */
+export interface ExchangeInfo extends Omit<ExchangeInfoWire, 'symbols'> {
+  symbols: (Record<string, unknown> & SymbolInfo)[];
 }
 
-export interface MyTrade {
-  symbol: string;
-  id: number;
-  orderId: number;
-  orderListId: number;
-  price: string;
-  qty: string;
-  quoteQty: string;
-  commission: string;
-  commissionAsset: string;
-  time: number;
-  isBuyer: boolean;
-  isMaker: boolean;
-  isBestMatch: boolean;
-}
-
-export interface ExchangeInfo {
-  timezone: string;
-  serverTime: number;
-  rateLimits: { rateLimitType: string; interval: string; intervalNum: number; limit: number }[];
-  symbols: (Record<string, unknown> & { symbol: string; baseAsset: string; quoteAsset: string; filters: (Record<string, unknown> & { filterType: string })[] })[];
-}
-
-export interface RateLimitCount {
-  rateLimitType: string;
-  interval: string;
-  intervalNum: number;
-  limit: number;
-  count: number;
-}
+export interface RateLimitCount extends RateLimitCountWire {}
 
 // ------------------------------------------------------------------ stream events
 

@@ -16,13 +16,12 @@ import type { Command, CounterpartyLimit, CounterpartyTake, Outcome, ResultOf } 
 import { ApiError } from './errors.ts';
 import { EventQueue, NO_EVENTS } from './event-queue.ts';
 import { CounterpartyGenerator } from './generator.ts';
-import { ConservationCursor } from './invariants.ts';
 import { Ledger } from './ledger.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
 import { Matcher } from './matcher.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { Rng } from './rng.ts';
-import type { CoreState } from './state.ts';
+import { ConservationCursor, type CoreState } from './state.ts';
 import { TradeLog } from './trade-log.ts';
 
 export type { Outcome } from './commands.ts';

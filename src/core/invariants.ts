@@ -8,12 +8,6 @@ import type { BookSide, Order } from './book.ts';
 import type { Instrument } from './markets.ts';
 import type { CoreState } from './state.ts';
 
-/** Running totals of the trade log already folded in (so checks stay O(new trades)). */
-export class ConservationCursor {
-  readonly processed = new Map<string, number>();
-  readonly expected = new Map<string, bigint>();
-}
-
 export function invariantViolations(s: CoreState): string[] {
   const out: string[] = [];
   let bookOrders = 0;

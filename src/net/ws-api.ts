@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
 import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
 import { parseWsParams } from '../api/params.ts';
+import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
@@ -155,36 +156,26 @@ export class WsApiConnection implements ConnectionControl {
   }
 
   private replyFrame(idJson: string, reply: Reply, endpoint: Endpoint, returnRateLimits: boolean): string {
-    const limits = returnRateLimits ? `,"rateLimits":${this.rateLimits(reply, endpoint)}` : '';
-    if (reply.status === 200) return `{"id":${idJson},"status":200,"result":${jsonText(reply.body)}${limits}}`;
-    const body = reply.body as { code: number; msg: string; data?: unknown };
-    const error: Record<string, unknown> = { code: body.code, msg: body.msg };
-    if (body.data !== undefined) error.data = body.data;
+    const limits = returnRateLimits ? `,"rateLimits":${this.rateLimits(reply.usedWeight, endpoint.countsOrder ? (reply.orderCounts ?? this.hooks.service.limits.orderCounts(this.hooks.service.clock.now())) : null)}` : '';
+    const refusal = reply.refusal;
+    if (refusal === null) return `{"id":${idJson},"status":${reply.status},"result":${jsonText(reply.body)}${limits}}`;
     // A 429/418 carries data.retryAfter in epoch ms (spec 4.3).
-    else if (reply.retryAtMs !== undefined) error.data = { serverTime: this.hooks.service.clock.now(), retryAfter: reply.retryAtMs };
+    const error =
+      refusal.data === undefined && reply.retryAtMs !== undefined
+        ? { code: refusal.code, msg: refusal.msg, data: { serverTime: this.hooks.service.clock.now(), retryAfter: reply.retryAtMs } }
+        : refusal;
     return `{"id":${idJson},"status":${reply.status},"error":${JSON.stringify(error)}${limits}}`;
   }
 
   /** A frame refused before any method ran (bad JSON, id or method): no weight charged. */
   private errorFrame(idJson: string, error: ApiError, now: number): string {
-    const limits = this.returnRateLimitsDefault ? `,"rateLimits":[${this.weightLimit(this.hooks.service.limits.usedWeight(now))}]` : '';
+    const limits = this.returnRateLimitsDefault ? `,"rateLimits":${this.rateLimits(this.hooks.service.limits.usedWeight(now), null)}` : '';
     return `{"id":${idJson},"status":${error.http},"error":${JSON.stringify({ code: error.code, msg: error.msg })}${limits}}`;
   }
 
-  /** The limits the request touched (binance-facts §6): weight, plus both ORDERS windows (JSON). */
-  private rateLimits(reply: Reply, endpoint: Endpoint): string {
-    const weight = this.weightLimit(reply.usedWeight);
-    if (!endpoint.countsOrder) return `[${weight}]`;
-    const cfg = this.hooks.service.config.sim.limits;
-    const counts = reply.orderCounts ?? this.hooks.service.limits.orderCounts(this.hooks.service.clock.now());
-    return (
-      `[${weight},{"rateLimitType":"ORDERS","interval":"SECOND","intervalNum":10,"limit":${cfg.orders_per_10s},"count":${counts.tenSeconds}},` +
-      `{"rateLimitType":"ORDERS","interval":"DAY","intervalNum":1,"limit":${cfg.orders_per_day},"count":${counts.day}}]`
-    );
-  }
-
-  private weightLimit(count: number): string {
-    return `{"rateLimitType":"REQUEST_WEIGHT","interval":"MINUTE","intervalNum":1,"limit":${this.hooks.service.config.sim.limits.weight_per_minute},"count":${count}}`;
+  /** The limits the request touched (binance-facts §6): weight, plus both ORDERS windows on order methods. */
+  private rateLimits(usedWeight: number, orderCounts: OrderCounts | null): string {
+    return rateLimitsText(this.hooks.service.config.sim.limits, usedWeight, orderCounts);
   }
 
   private send(frame: string): void {
