@@ -5,24 +5,16 @@
 // Arguments arrive parsed (ticks, lots, instrument index: src/api/scripted-orders.ts); this
 // keeps the ids it hands out and the filters that need the book (LIMIT_MAKER, MARKET NOTIONAL).
 
-import type { Outcome } from './commands.ts';
+import type { Outcome, PlaceOrder } from './commands.ts';
 import { NO_EVENTS } from './event-queue.ts';
 import { apiError, type ApiError } from './errors.ts';
 import type { Exchange } from './exchange.ts';
 import type { Instrument } from './markets.ts';
 import { crosses } from './matcher.ts';
-import type { CoreEvent, OrderType, Side, TimeInForce } from './types.ts';
+import type { CoreEvent, Side } from './types.ts';
 
-/** A scripted counterparty order, parsed. */
-export interface ScriptedPlacement {
-  readonly symbolIndex: number;
-  readonly side: Side;
-  readonly orderType: OrderType;
-  readonly timeInForce: TimeInForce;
-  /** Ticks; 0 for MARKET. */
-  readonly price: number;
-  readonly quantity: number;
-}
+/** A scripted counterparty order, parsed: the order fields of a placement (ticks, lots), no ids. */
+export type ScriptedPlacement = Pick<PlaceOrder, 'symbolIndex' | 'side' | 'orderType' | 'timeInForce' | 'price' | 'quantity'>;
 
 /** The id map is swept of finished orders when it grows past this (and twice its live size). */
 const SWEEP_MIN = 1024;
