@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { LOOPBACK_ONLY_FLAG } from './src/fixture/binance-hosts.ts';
 
-/** Chromium host rules: no name resolves except the loopback ones. */
-const LOOPBACK_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
 
 // End-to-end tests drive the simulator over real sockets through the fixture.
 // Each worker owns its own exchange on random ports, so workers may run in parallel.
@@ -24,7 +23,7 @@ export default defineConfig({
   use: {
     launchOptions: {
       ...(existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {}),
-      args: [LOOPBACK_ONLY],
+      args: [LOOPBACK_ONLY_FLAG],
     },
   },
 });

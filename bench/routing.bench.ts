@@ -17,14 +17,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { startSimulator } from '../src/index.ts';
-import { withHostMapping } from '../src/fixture/binance-hosts.ts';
+import { LOOPBACK_ONLY_FLAG, withHostMapping } from '../src/fixture/binance-hosts.ts';
 import { routeBinanceThroughPlaywright } from '../src/fixture/route-binance.ts';
 import { AppServer } from '../src/fixture/app-server.ts';
 import { envNumber, median, runInfo, writeResults } from './support.ts';
 
 const SEQUENTIAL = envNumber('ROUTING_SEQUENTIAL', 200);
 const BURST = envNumber('ROUTING_BURST', 5000);
-const LOOPBACK_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1';
 const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
 interface PageFigures {
@@ -86,8 +85,8 @@ try {
     browsers.push(browser);
     return browser;
   };
-  const plain = await launch([LOOPBACK_ONLY]);
-  const mappedBrowser = await launch(withHostMapping([LOOPBACK_ONLY], sim.ports.https));
+  const plain = await launch([LOOPBACK_ONLY_FLAG]);
+  const mappedBrowser = await launch(withHostMapping([LOOPBACK_ONLY_FLAG], sim.ports.https));
 
   const results: Record<string, PageFigures> = {};
   const run = async (name: string, browser: Browser, rest: string, wsApi: string, setup?: (page: Page) => Promise<void>) => {

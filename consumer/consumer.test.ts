@@ -6,8 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../src/fixture/app-server.ts';
 import { createProject, listening, pack, REPO, removeScratch, run, scratchRoot, startGroup, type Packed, type Project, type ProjectKind } from './scratch.ts';
 
 const KINDS: readonly ProjectKind[] = ['esm', 'cjs'];
@@ -36,13 +36,6 @@ function playwrightResults(file: string): { expected: number; unexpected: number
   return (JSON.parse(readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number } }).stats;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test('the tarball holds the build, the types, README, LICENSE, the default config and the TLS fixture, and nothing else', () => {
   const files = packed.files;

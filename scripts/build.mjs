@@ -10,7 +10,7 @@
 // test file that imports both gets one Simulator class, one SpotSimError.
 import { build, stop } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -77,7 +77,6 @@ for (const file of walk(join(dist, 'types'))) {
 }
 // The same declarations under dist/cjs, where package.json makes them CommonJS for `require`.
 cpSync(join(dist, 'types'), join(dist, 'cjs', 'types'), { recursive: true });
-mkdirSync(dist, { recursive: true });
 
 function* walk(dir) {
   for (const name of readdirSync(dir)) {

@@ -32,33 +32,35 @@ export interface RateLimitRules {
   readonly ordersDay: RateLimitRule;
 }
 
-/** Rules per configuration (a configuration is never changed in place): the WS API writes them on every reply. */
-const RULES = new WeakMap<LimitsConfig, RateLimitRules>();
-
 /**
- * A rule's text up to its count (`count` is RATE_LIMIT_COUNT's last field, after the rule's
- * own): written once per rule, so a reply writes only the counts.
+ * The rules of a configuration (never changed in place) with each rule's text up to its count
+ * (`count` is RATE_LIMIT_COUNT's last field): made once, so a WS API reply, which carries the
+ * block, writes only the counts after one lookup.
  */
-const COUNT_PREFIX = new WeakMap<RateLimitRule, string>();
+interface RateLimitTable {
+  readonly rules: RateLimitRules;
+  readonly countPrefix: Readonly<Record<keyof RateLimitRules, string>>;
+}
 
-function countText(rule: RateLimitRule, count: number): string {
-  let prefix = COUNT_PREFIX.get(rule);
-  if (prefix === undefined) {
-    const sample = RATE_LIMIT_COUNT.text(rule, 0);
-    prefix = sample.slice(0, sample.length - '0}'.length);
-    COUNT_PREFIX.set(rule, prefix);
+const TABLES = new WeakMap<LimitsConfig, RateLimitTable>();
+
+function tableOf(limits: LimitsConfig): RateLimitTable {
+  let table = TABLES.get(limits);
+  if (table === undefined) {
+    const rules = windowsOf(limits);
+    const prefix = (rule: RateLimitRule) => {
+      const sample = RATE_LIMIT_COUNT.text(rule, 0);
+      return sample.slice(0, sample.length - '0}'.length);
+    };
+    table = { rules, countPrefix: { weight: prefix(rules.weight), ordersTenSeconds: prefix(rules.ordersTenSeconds), ordersDay: prefix(rules.ordersDay) } };
+    TABLES.set(limits, table);
   }
-  return `${prefix}${count}}`;
+  return table;
 }
 
 /** The three windows of the configured limits (spec 8). */
 export function rateLimitRules(limits: LimitsConfig): RateLimitRules {
-  let rules = RULES.get(limits);
-  if (rules === undefined) {
-    rules = windowsOf(limits);
-    RULES.set(limits, rules);
-  }
-  return rules;
+  return tableOf(limits).rules;
 }
 
 function windowsOf(limits: LimitsConfig): RateLimitRules {
@@ -88,8 +90,7 @@ export function orderRateLimits(limits: LimitsConfig, counts: OrderCounts): Rate
 
 /** The WS API's `rateLimits` as JSON text: the weight, plus both ORDERS windows when counted. */
 export function rateLimitsText(limits: LimitsConfig, usedWeight: number, counts: OrderCounts | null): string {
-  const rules = rateLimitRules(limits);
-  const weight = countText(rules.weight, usedWeight);
-  if (counts === null) return `[${weight}]`;
-  return `[${weight},${countText(rules.ordersTenSeconds, counts.tenSeconds)},${countText(rules.ordersDay, counts.day)}]`;
+  const p = tableOf(limits).countPrefix;
+  if (counts === null) return `[${p.weight}${usedWeight}}]`;
+  return `[${p.weight}${usedWeight}},${p.ordersTenSeconds}${counts.tenSeconds}},${p.ordersDay}${counts.day}}]`;
 }
