@@ -82,7 +82,7 @@ export class SpotSimClient {
   }
 }
 
-export { SpotSimError } from './errors.ts';
+export { SpotSimError, SpotSimTimeoutError, SpotSimNetworkError, StreamClosedError } from './errors.ts';
 export { EventStream, type WaitOptions, type EventName, type EventOfName, type EventMatch } from './event-stream.ts';
 export { MarketStream, type StreamMessage } from './market.ts';
 export { RestClient, type RawRestRequest, type RestResponse } from './rest.ts';

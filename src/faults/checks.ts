@@ -5,20 +5,26 @@
 import { MAX_TIMER_MS } from '../config/fields.ts';
 
 /** A usage error of a fault call (bad argument, unknown order): the control API answers 400. */
-export class FaultError extends Error {}
+export class FaultError extends Error {
+  override name = 'FaultError';
+}
 
 /**
  * A numeric fault argument outside its range (or not an integer): a RangeError like the
  * platform's own, thrown before anything changes; the control API answers 400 as for FaultError.
  * The ranges are the configuration's for the same settings (one place: config/fields.ts).
  */
-export class FaultRangeError extends RangeError {}
+export class FaultRangeError extends RangeError {
+  override name = 'FaultRangeError';
+}
 
 /**
  * A fault rule that names an unknown endpoint, action or field, or a combination that can never
  * take effect (API.md 3.1): a TypeError in-process, 400 naming it on the control API.
  */
-export class FaultRuleError extends TypeError {}
+export class FaultRuleError extends TypeError {
+  override name = 'FaultRuleError';
+}
 
 /** Not a number: FaultError; a number that is not an integer in [min, max]: FaultRangeError. */
 export function requireInteger(value: unknown, min: number, max: number, message: string): number {
