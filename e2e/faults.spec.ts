@@ -359,9 +359,9 @@ test.describe('faults on a quiet book', () => {
     expect(await faults.fillOpenOrder(later.orderId, '1')).toBe('0.00250000');
     expect(await open()).toEqual([[worse.orderId, 'NEW', '0.00000000']]);
 
-    await expect(faults.fillOpenOrder(named.orderId, '0.001')).rejects.toThrow(/not an open order/);
-    await expect(faults.fillOpenOrder(987654, '0.001')).rejects.toThrow(/order 987654 is not an open order/);
-    await expect(faults.fillOpenOrder(worse.orderId, '0')).rejects.toThrow(/qty/);
+    expect(() => faults.fillOpenOrder(named.orderId, '0.001')).toThrow(/not an open order/);
+    expect(() => faults.fillOpenOrder(987654, '0.001')).toThrow(/order 987654 is not an open order/);
+    expect(() => faults.fillOpenOrder(worse.orderId, '0')).toThrow(/qty/);
     expect(await open()).toEqual([[worse.orderId, 'NEW', '0.00000000']]);
   });
 

@@ -4,6 +4,15 @@
 export { startSimulator, Simulator, type StartOptions, type SimulatorUrls } from './simulator.ts';
 export { loadConfig, resolveConfig, ConfigError } from './config/index.ts';
 export type { Config, SimConfigInput } from './config/types.ts';
+import { deepMerge } from './config/merge.ts';
+import type { SimConfigInput } from './config/types.ts';
+/**
+ * @internal The deep merge `startSimulator` applies to a given tree (tables key by key, arrays
+ * replace), for the fixture's config layers (spot-sim/fixture imports only this module).
+ */
+export function mergeSimConfig(base: SimConfigInput, over: SimConfigInput): SimConfigInput {
+  return deepMerge(base, over) as SimConfigInput;
+}
 export { ListenError } from './net/listeners.ts';
 export { Faults, type FaultCounters } from './faults/controller.ts';
 export { FaultError, FaultRangeError, FaultRuleError } from './faults/checks.ts';

@@ -14,9 +14,16 @@ export interface JsonStep {
   error?: { message?: string };
   steps?: JsonStep[];
 }
+export interface JsonError {
+  message?: string;
+  stack?: string;
+  snippet?: string;
+  location?: { file: string; line: number; column: number };
+}
 export interface JsonResult {
   status: string;
-  errors: { message?: string }[];
+  error?: JsonError;
+  errors: JsonError[];
   steps: JsonStep[];
 }
 export interface JsonReport {
@@ -24,8 +31,13 @@ export interface JsonReport {
   errors?: { message?: string }[];
 }
 
-/** A config for the nested run: its spec files, one worker, the JSON report in ./report.json. */
-export function nestedConfig(options: { testMatch: string; timeout?: number }): string {
+/**
+ * A config for the nested run: its spec files, one worker, the JSON report in ./report.json;
+ * `use` is the config's `use` block as source text, `stepsReporter` adds the report of every
+ * test step with its location (./steps.json, see STEPS_REPORTER).
+ */
+export function nestedConfig(options: { testMatch: string; timeout?: number; use?: string; stepsReporter?: boolean }): string {
+  const steps = options.stepsReporter ? ", ['./steps-reporter.ts']" : '';
   return `
 import { defineConfig } from '@playwright/test';
 export default defineConfig({
@@ -35,9 +47,39 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: ${options.timeout ?? 30_000},
-  reporter: [['json', { outputFile: './report.json' }]],
+  reporter: [['json', { outputFile: './report.json' }]${steps}],
+  ${options.use === undefined ? '' : `use: ${options.use},`}
 });
 `;
+}
+
+/** A step as a reporter sees it (the JSON report has no step locations). */
+export interface ReportedStep {
+  test: string;
+  title: string;
+  file?: string;
+  line?: number;
+  error?: string;
+}
+
+/** The reporter `stepsReporter` adds: every `test.step` of every test, in order, into ./steps.json. */
+export const STEPS_REPORTER = `
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+export default class StepsReporter {
+  rows = [];
+  onBegin(config) { this.out = join(dirname(config.configFile), 'steps.json'); }
+  onStepEnd(test, _result, step) {
+    if (step.category === 'test.step') this.rows.push({ test: test.title, title: step.title, file: step.location?.file, line: step.location?.line, error: step.error?.message });
+  }
+  onEnd() { writeFileSync(this.out, JSON.stringify(this.rows)); }
+  printsToStdio() { return false; }
+}
+`;
+
+/** The steps ./steps.json holds after a run with `stepsReporter`. */
+export function reportedSteps(dir: string): ReportedStep[] {
+  return JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as ReportedStep[];
 }
 
 export async function runNestedPlaywright(dir: string, files: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string; report: JsonReport | null; ms: number }> {

@@ -25,7 +25,21 @@ export class EventStream<T> implements AsyncIterable<T> {
   private waiters: (() => void)[] = [];
   private closedWith: Error | null = null;
 
-  constructor(private readonly describe: string) {}
+  /** @param closer what closes the connection the events come from (see `close()`). */
+  constructor(
+    private readonly describe: string,
+    private readonly closer?: () => Promise<void>,
+  ) {}
+
+  /** Closes the connection the events come from (the user-data stream's own WS API connection). */
+  close(): Promise<void> {
+    return this.closer === undefined ? Promise.resolve() : this.closer();
+  }
+
+  /** `await using user = await client.userData()` closes its connection at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
 
   /** Called by the transport for each event. */
   push(event: T): void {

@@ -3,7 +3,7 @@
 // user data (`userData()`), all signed with the simulator's credentials.
 
 import { MarketStream } from './market.ts';
-import { RestClient, type ClientCredentials } from './rest.ts';
+import { RestClient, type ClientCredentials, type RequestStep } from './rest.ts';
 import type { EventStream } from './event-stream.ts';
 import type { UserEvent } from './types.ts';
 import { WsApiClient } from './ws-api.ts';
@@ -19,6 +19,8 @@ export interface ClientOptions {
   /** Timestamp source of signed requests (default Date.now; the fixture passes the manual clock). */
   readonly now?: () => number;
   readonly timeoutMs?: number;
+  /** Wraps each REST and WS API request (the fixture records them as report steps). */
+  readonly step?: RequestStep;
 }
 
 /**
@@ -36,7 +38,7 @@ export class SpotSimClient {
     private readonly target: ClientTarget,
     private readonly options: ClientOptions = {},
   ) {
-    this.rest = new RestClient({ baseUrl: options.tls ? target.urls.https : target.urls.http, credentials: target.credentials, now: options.now, timeoutMs: options.timeoutMs });
+    this.rest = new RestClient({ baseUrl: options.tls ? target.urls.https : target.urls.http, credentials: target.credentials, now: options.now, timeoutMs: options.timeoutMs, step: options.step });
     this.closers.push(() => this.rest.close());
   }
 
@@ -55,7 +57,7 @@ export class SpotSimClient {
 
   /** A new, separate WS API connection (closed with the client). */
   newWsApi(query = ''): WsApiClient {
-    const api = new WsApiClient({ url: `${this.wsBase}/ws-api/v3${query}`, credentials: this.target.credentials, now: this.options.now, timeoutMs: this.options.timeoutMs });
+    const api = new WsApiClient({ url: `${this.wsBase}/ws-api/v3${query}`, credentials: this.target.credentials, now: this.options.now, timeoutMs: this.options.timeoutMs, step: this.options.step });
     this.closers.push(() => api.close());
     return api;
   }
@@ -68,11 +70,11 @@ export class SpotSimClient {
     return stream;
   }
 
-  /** The account's user data through a WS API subscription on its own connection. */
+  /** The account's user data through a WS API subscription on its own connection (`close()` closes it). */
   async userData(): Promise<EventStream<UserEvent>> {
     const api = this.newWsApi();
     await api.ready();
-    return api.subscribeUserData();
+    return api.subscribeUserData(() => api.close());
   }
 
   /** Closes every connection the client opened. */
@@ -80,11 +82,16 @@ export class SpotSimClient {
     const closers = this.closers.splice(0);
     await Promise.all(closers.map((c) => c()));
   }
+
+  /** `await using client = new SpotSimClient(sim)` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
 }
 
 export { SpotSimError, SpotSimTimeoutError, SpotSimNetworkError, StreamClosedError } from './errors.ts';
 export { EventStream, type WaitOptions, type EventName, type EventOfName, type EventMatch } from './event-stream.ts';
 export { MarketStream, type StreamMessage } from './market.ts';
-export { RestClient, type RawRestRequest, type RestResponse } from './rest.ts';
+export { RestClient, type RawRestRequest, type RestResponse, type RequestStep } from './rest.ts';
 export { WsApiClient, type WsApiResponse } from './ws-api.ts';
 export type * from './types.ts';

@@ -47,7 +47,7 @@ export class MarketStream extends EventStream<StreamMessage> {
   }
 
   /** Closes the connection. */
-  close(): Promise<void> {
+  override close(): Promise<void> {
     return closeSocket(this.ws);
   }
 }

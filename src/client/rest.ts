@@ -29,12 +29,20 @@ export interface ClientCredentials {
   readonly apiSecret: string;
 }
 
+/**
+ * Runs one request under a title such as `POST /api/v3/order` (the fixture makes it a report
+ * step). Called synchronously by the method the caller called, so the caller's frame is on the stack.
+ */
+export type RequestStep = <T>(title: string, send: () => Promise<T>) => Promise<T>;
+
 export interface RestOptions {
   readonly baseUrl: string;
   readonly credentials: ClientCredentials;
   /** The timestamp source of signed requests (default: Date.now). */
   readonly now?: () => number;
   readonly timeoutMs?: number;
+  /** Wraps each request (see RequestStep); none by default. */
+  readonly step?: RequestStep;
 }
 
 type Params = Record<string, ParamValue>;
@@ -185,9 +193,11 @@ export class RestClient {
   // ------------------------------------------------------------------ raw
 
   /** Sends exactly what it is given (no signing, no validation) and never throws on a status. */
-  async request<T = unknown>(req: RawRestRequest): Promise<RestResponse<T>> {
-    const res = await this.http.send({ method: req.method, url: this.options.baseUrl + req.path, headers: req.headers, body: req.body, timeoutMs: this.options.timeoutMs });
-    return { status: res.status, headers: res.headers, body: parse(res) as T };
+  request<T = unknown>(req: RawRestRequest): Promise<RestResponse<T>> {
+    return this.stepped(`${req.method} ${req.path.split('?')[0]}`, async () => {
+      const res = await this.http.send({ method: req.method, url: this.options.baseUrl + req.path, headers: req.headers, body: req.body, timeoutMs: this.options.timeoutMs });
+      return { status: res.status, headers: res.headers, body: parse(res) as T };
+    });
   }
 
   /** Signs `params` (HMAC over the query string) and returns the full query string. */
@@ -201,10 +211,18 @@ export class RestClient {
     this.http.close();
   }
 
+  private stepped<T>(title: string, send: () => Promise<T>): Promise<T> {
+    return this.options.step === undefined ? send() : this.options.step(title, send);
+  }
+
   /** Calls the operation `id` of the endpoint table, by its route and security type. */
-  private async call<T>(id: RestEndpointId, params: Params): Promise<T> {
+  private call<T>(id: RestEndpointId, params: Params): Promise<T> {
     const route = ROUTES.get(id);
-    if (route === undefined) throw new Error(`no REST route for ${id}`);
+    if (route === undefined) return Promise.reject(new Error(`no REST route for ${id}`));
+    return this.stepped(`${route.method} ${route.path}`, () => this.send<T>(route, params));
+  }
+
+  private async send<T>(route: { readonly method: HttpMethod; readonly path: string; readonly security: Security }, params: Params): Promise<T> {
     const { method, path, security } = route;
     const query = security === 'SIGNED' ? this.sign(params) : queryString(params);
     const headers: Record<string, string> = security === 'NONE' ? {} : { 'X-MBX-APIKEY': this.options.credentials.apiKey };

@@ -8,7 +8,7 @@ import { WS_METHODS } from '../api/endpoints.ts';
 import { SpotSimError } from './errors.ts';
 import { EventStream } from './event-stream.ts';
 import { hmacHex, wsPayload, type ParamValue } from './signing.ts';
-import type { ClientCredentials } from './rest.ts';
+import type { ClientCredentials, RequestStep } from './rest.ts';
 import type { Account, CancelledOrder, Depth, NewOrderParams, Order, OrderAck, OrderRef, OrderResult, RateLimitCount, UserEvent } from './types.ts';
 
 export interface WsApiOptions {
@@ -16,6 +16,8 @@ export interface WsApiOptions {
   readonly credentials: ClientCredentials;
   readonly now?: () => number;
   readonly timeoutMs?: number;
+  /** Wraps each request, titled `WS API <method>` (see RequestStep); none by default. */
+  readonly step?: RequestStep;
 }
 
 export interface WsApiResponse<T = unknown> {
@@ -84,7 +86,12 @@ export class WsApiClient {
   }
 
   /** Calls a method and returns the whole response frame (status, error, rateLimits). */
-  async send<T = unknown>(method: string, params: Params = {}, options: { signed?: boolean } = {}): Promise<WsApiResponse<T>> {
+  send<T = unknown>(method: string, params: Params = {}, options: { signed?: boolean } = {}): Promise<WsApiResponse<T>> {
+    const step = this.options.step;
+    return step === undefined ? this.sendNow(method, params, options) : step(`WS API ${method}`, () => this.sendNow(method, params, options));
+  }
+
+  private async sendNow<T = unknown>(method: string, params: Params, options: { signed?: boolean }): Promise<WsApiResponse<T>> {
     await this.opened;
     const id = this.nextId++;
     const signed = options.signed ?? SIGNED.has(method);
@@ -151,10 +158,10 @@ export class WsApiClient {
     return this.call('depth', params);
   }
 
-  /** Subscribes to the account's user data on this connection (HMAC: the signed form). */
-  async subscribeUserData(): Promise<EventStream<UserEvent>> {
+  /** Subscribes to the account's user data on this connection (HMAC: the signed form); `closer` is what the stream's `close()` does. */
+  async subscribeUserData(closer?: () => Promise<void>): Promise<EventStream<UserEvent>> {
     const { subscriptionId } = await this.call<{ subscriptionId: number }>('userDataStream.subscribe.signature');
-    const stream = new EventStream<UserEvent>(`user data (subscription ${subscriptionId})`);
+    const stream = new EventStream<UserEvent>(`user data (subscription ${subscriptionId})`, closer);
     this.userStreams.set(subscriptionId, stream);
     for (const early of this.unclaimed.filter((u) => u.subscriptionId === subscriptionId)) stream.push(early.event);
     this.unclaimed.splice(0, this.unclaimed.length, ...this.unclaimed.filter((u) => u.subscriptionId !== subscriptionId));
@@ -164,6 +171,11 @@ export class WsApiClient {
   /** Closes the connection; pending calls reject. */
   close(): Promise<void> {
     return closeSocket(this.ws);
+  }
+
+  /** `await using api = client.newWsApi()` closes it at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 
   private onFrame(text: string): void {
