@@ -22,6 +22,14 @@ test.describe('on a quiet book', () => {
     expect((await client.rest.depth({ symbol: SYMBOL })).asks).toEqual([]);
   });
 
+  test('prices and quantities may be numbers, taken in plain decimal notation (1e-7 is 0.0000001, not a malformed "1e-7")', async ({ client, market }) => {
+    expect(market.place({ symbol: SYMBOL, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: 60010, quantity: 0.5 })).toBe(1);
+    expect((await client.rest.depth({ symbol: SYMBOL })).asks).toEqual([['60010.00000000', '0.50000000']]);
+    // Below the lot size: the filter refuses it (-1013), the number was read as the decimal it is.
+    expect(thrownBy(() => market.place({ symbol: SYMBOL, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: 60010, quantity: 1e-7 }))).toMatchObject({ code: -1013, msg: 'Filter failure: LOT_SIZE' });
+    market.setMid(SYMBOL, 60000.5);
+  });
+
   test("a scripted BUY trades with the account's resting SELL: the account's executionReport, a public trade, the rest rests", async ({ client, market }) => {
     const user = await client.userData();
     const trades = await client.streams('btcusdt@trade');

@@ -10,7 +10,10 @@ import { SpotSimError } from './client/errors.ts';
 import type { Outcome } from './core/commands.ts';
 import type { CoreEvent } from './core/types.ts';
 
-/** A scripted counterparty order (decimal strings, as an account order's parameters). */
+/**
+ * A scripted counterparty order, as an account order's parameters: decimal strings, or numbers
+ * taken in plain decimal notation (`0.0000001` for 1e-7).
+ */
 export interface ScriptedOrder {
   readonly symbol: string;
   readonly side: 'BUY' | 'SELL';
@@ -18,8 +21,8 @@ export interface ScriptedOrder {
   /** LIMIT only: GTC rests what does not trade, IOC and FOK never rest. */
   readonly timeInForce?: 'GTC' | 'IOC' | 'FOK';
   /** LIMIT and LIMIT_MAKER. */
-  readonly price?: string;
-  readonly quantity: string;
+  readonly price?: string | number;
+  readonly quantity: string | number;
 }
 
 /** The scripted market's edge (src/api/scripted-orders.ts): checks the arguments, runs them. */
@@ -67,7 +70,7 @@ export class Market {
    * Sets the generator's latent mid of the symbol (a decimal price on the tick grid): its next
    * orders come around it. Orders already resting stay where they are (`cancelAll` clears them).
    */
-  setMid(symbol: string, price: string): void {
+  setMid(symbol: string, price: string | number): void {
     this.run((now) => this.host.scripted.setMid(symbol, price, now));
   }
 

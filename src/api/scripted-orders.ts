@@ -10,6 +10,7 @@ import type { Instrument } from '../core/markets.ts';
 import { ScriptedMarket } from '../core/scripted-market.ts';
 import { DECIMAL_PATTERN, parseScaled, ScaledParse } from '../core/units.ts';
 import { exceedsAssetPrecision, parsePlaceOrder } from './order-params.ts';
+import { canonicalDecimal, parseDecimal } from '../config/decimal.ts';
 
 /** The fields of a scripted order; anything else given is not read. */
 const ORDER_FIELDS = ['symbol', 'side', 'type', 'timeInForce', 'price', 'quantity'] as const;
@@ -28,7 +29,7 @@ export class ScriptedOrders {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return refused(apiError('MANDATORY_PARAM', 'symbol'));
     const given = input as Record<string, unknown>;
     const fields: Record<string, string> = {};
-    for (const name of ORDER_FIELDS) if (given[name] !== undefined && given[name] !== null) fields[name] = String(given[name]);
+    for (const name of ORDER_FIELDS) if (given[name] !== undefined && given[name] !== null) fields[name] = paramText(given[name]);
     const parsed = parsePlaceOrder(fields, (s) => this.core.instrument(s), now);
     if (parsed instanceof ApiError) return refused(parsed);
     return this.market.place(parsed, now);
@@ -55,7 +56,7 @@ export class ScriptedOrders {
     const inst = this.lookup(symbol);
     if (inst instanceof ApiError) return refused(inst);
     if (price === undefined || price === null || price === '') return refused(apiError('MANDATORY_PARAM', 'price'));
-    const text = String(price);
+    const text = paramText(price);
     const ticks = parseScaled(text, inst.tickDecimals);
     if (ticks === ScaledParse.Malformed) return refused(apiError('ILLEGAL_CHARS', 'price', DECIMAL_PATTERN));
     if (exceedsAssetPrecision(text)) return refused(apiError('BAD_PRECISION', 'price'));
@@ -72,6 +73,19 @@ export class ScriptedOrders {
     if (symbol === undefined || symbol === null || symbol === '') return apiError('MANDATORY_PARAM', 'symbol');
     return this.core.instrument(String(symbol)) ?? apiError('BAD_SYMBOL');
   }
+}
+
+/**
+ * A parameter as the text an account order would carry: a number in plain decimal notation, as
+ * the typed client sends it (API.md 5.1: 1e-7 is "0.0000001"; never an exponent); anything else
+ * as its text, checked like any parameter.
+ */
+function paramText(value: unknown): string {
+  if (typeof value === 'number') {
+    const parsed = parseDecimal(value);
+    if (parsed.ok) return canonicalDecimal(parsed.value);
+  }
+  return String(value);
 }
 
 function refused<T>(error: ApiError): Outcome<T> {
