@@ -14,11 +14,25 @@ const KINDS: readonly ProjectKind[] = ['esm', 'cjs'];
 const root = scratchRoot();
 let packed: Packed;
 const projects = new Map<ProjectKind, Project>();
+/**
+ * The lowest @playwright/test the package declares as its peer (package.json), which a third
+ * project installs: the range says only what this test runs against.
+ */
+const LOWEST_PLAYWRIGHT = lowestPeer();
+let lowest: Project;
+
+function lowestPeer(): string {
+  const range = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string> }).peerDependencies['@playwright/test'];
+  const version = /^>=(\d+\.\d+\.\d+)$/.exec(range ?? '')?.[1];
+  if (version === undefined) throw new Error(`the @playwright/test peer range must be ">=x.y.z" (the version tested here), got ${range}`);
+  return version;
+}
 
 before(() => {
   packed = pack(join(root, 'pack'));
   for (const kind of KINDS) projects.set(kind, createProject(root, kind, packed.tarball));
-  console.log(`# tarball ${packed.bytes} bytes, ${packed.files.length} files; install ${KINDS.map((k) => `${k} ${Math.round(projects.get(k)!.installMs)} ms`).join(', ')}`);
+  lowest = createProject(root, 'esm', packed.tarball, { name: 'lowest', playwright: LOWEST_PLAYWRIGHT });
+  console.log(`# tarball ${packed.bytes} bytes, ${packed.files.length} files; install ${KINDS.map((k) => `${k} ${Math.round(projects.get(k)!.installMs)} ms`).join(', ')}, @playwright/test ${LOWEST_PLAYWRIGHT} ${Math.round(lowest.installMs)} ms`);
 });
 after(() => removeScratch(root));
 
@@ -49,7 +63,7 @@ test('the tarball holds the build, the types, README, LICENSE, the default confi
   assert.deepEqual(unexpected, []);
   const manifest = JSON.parse(readFileSync(join(project('esm'), 'node_modules/spot-sim/package.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(manifest.license, 'Apache-2.0');
-  assert.deepEqual(Object.keys(manifest.peerDependencies as object), ['@playwright/test']);
+  assert.deepEqual(manifest.peerDependencies, { '@playwright/test': `>=${LOWEST_PLAYWRIGHT}` });
   assert.equal(((manifest.dependencies ?? {}) as Record<string, string>)['@playwright/test'], undefined);
 });
 
@@ -184,4 +198,95 @@ test('a git install builds the package through prepare', () => {
   assert.equal(install.status, 0, install.stderr);
   const result = run(process.execPath, ['-e', "const { startSimulator } = require('spot-sim'); console.log(typeof startSimulator)"], dir, { timeoutMs: 20_000 });
   assert.equal(result.stdout.trim(), 'function', result.stderr);
+});
+
+interface ReportedTest {
+  readonly file: string;
+  readonly title: string;
+  readonly status: string;
+  readonly message: string;
+  readonly location?: { file: string; line: number };
+  readonly snippet: string;
+}
+
+/** Every test of a Playwright JSON report with its first result (ANSI colours removed). */
+function reportedTests(file: string): { tests: ReportedTest[]; errors: unknown[] } {
+  type Suite = { file: string; specs: { title: string; tests: { results: { status: string; error?: { message?: string; snippet?: string; location?: { file: string; line: number } } }[] }[] }[]; suites?: Suite[] };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: Suite[]; errors: unknown[] };
+  const plain = (text = '') => text.replace(/\u001b\[[0-9;]*m/g, '');
+  const walk = (suite: Suite): ReportedTest[] => [
+    ...suite.specs.map((spec) => {
+      const result = spec.tests[0]!.results[0]!;
+      return { file: suite.file, title: spec.title, status: result.status, message: plain(result.error?.message), location: result.error?.location, snippet: plain(result.error?.snippet) };
+    }),
+    ...(suite.suites ?? []).flatMap(walk),
+  ];
+  return { tests: report.suites.flatMap(walk), errors: report.errors };
+}
+
+/** The 1-based line of a template file that contains `text`. */
+function templateLine(file: string, text: string): number {
+  return readFileSync(join(REPO, 'consumer', 'template', file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+}
+
+/** Runs the fixture-checks suite (some of its tests fail on purpose) and checks each test's outcome. */
+function checkFixtureBehaviour(dir: string): void {
+  const result = npx(dir, ['playwright', 'test', '-c', 'fixture-checks/playwright.config.ts']);
+  const { tests, errors } = reportedTests(join(dir, 'fixture-checks-results.json'));
+  const output = `${result.stdout}\n${result.stderr}`;
+  const byTitle = new Map(tests.map((t) => [t.title, t]));
+  const outcome = (title: string) => {
+    const t = byTitle.get(title);
+    assert.ok(t !== undefined, `no test '${title}' in the report:\n${output}`);
+    return t;
+  };
+  // Nothing reported outside a test ("1 error was not a part of any test").
+  assert.deepEqual(errors, [], output);
+
+  // An unawaited bad call fails its own test, at its line, with the code frame there.
+  const unawaited = outcome('an unawaited bad call');
+  const line = templateLine('fixture-checks/failures.spec.ts', 'faults.rejectNextOrders(-1)');
+  assert.equal(unawaited.status, 'failed', output);
+  assert.match(unawaited.message, /^FaultRangeError: /);
+  assert.match(unawaited.location?.file ?? '', /fixture-checks[\\/]failures\.spec\.ts$/);
+  assert.equal(unawaited.location?.line, line);
+  assert.match(unawaited.snippet, new RegExp(`> ${line} \\| +faults\\.rejectNextOrders\\(-1\\); // the failing line`));
+  assert.equal(outcome('the next test is unaffected').status, 'passed', output);
+
+  // Merged with the user's own fixture: no listener for a test that uses none of spot-sim's.
+  assert.equal(outcome('a test with only its own fixture opens no listener').status, 'passed', output);
+  assert.equal(outcome('a test with spot-sim fixtures gets the exchange').status, 'passed', output);
+
+  // test.extend(spotSimFixtures) with mergeExpects(own, spotSimMatchers): every matcher passes...
+  assert.equal(outcome('every matcher passes').status, 'passed', output);
+  // ...and each fails with what it saw.
+  const failed = (title: string, ...parts: (string | RegExp)[]) => {
+    const t = outcome(title);
+    assert.equal(t.status, 'failed', `${title}\n${output}`);
+    for (const part of parts) {
+      if (typeof part === 'string') assert.ok(t.message.includes(part), `${title}: no ${JSON.stringify(part)} in\n${t.message}`);
+      else assert.match(t.message, part, title);
+    }
+  };
+  failed('toReceive fails', 'expect(received).toReceive(expected)', 'Expected: executionReport with {i: 1, X: "FILLED"}', /Received: 1 executionReport event \(and \d+ others?\), the last:\n  \{i: 1, X: "NEW"\}/, '(waited up to 300 ms)');
+  failed('toHaveOpenOrder fails', 'expect(received).toHaveOpenOrder(expected)', 'Expected: open order with {symbol: "BTCUSDT", price: "58000"}', 'Received: 1 open order of BTCUSDT:\n  {symbol: "BTCUSDT", orderId: 1,', 'price: "59000.00000000"');
+  failed('toHaveBalance fails', 'expect(received).toHaveBalance(expected)', 'Expected: BTC {free: "1"}', /Received: BTC \{free: "\d+\.\d{8}", locked: "0\.00000000"\}/);
+  failed('toHaveBeenHit fails', 'expect(received).toHaveBeenHit(expected)', 'Expected: 1 hit\nReceived: 0 hits');
+  assert.equal(tests.length, 10, output);
+}
+
+test('the fixture as a user sees it (ESM project): a bad call fails its own test at its line; merged, extended, and every matcher passing and failing readably', () => {
+  checkFixtureBehaviour(project('esm'));
+});
+
+test(`the lowest @playwright/test of the peer range (${LOWEST_PLAYWRIGHT}): the fixture checks, the fixture suite without a browser and the consumer's strict tsc`, () => {
+  const dir = lowest.dir;
+  assert.equal((JSON.parse(readFileSync(join(dir, 'node_modules/@playwright/test/package.json'), 'utf8')) as { version: string }).version, LOWEST_PLAYWRIGHT);
+  checkFixtureBehaviour(dir);
+  const suite = npx(dir, ['playwright', 'test', 'tests/order.spec.ts', 'tests/package.spec.ts']);
+  const stats = playwrightResults(join(dir, 'results.json'));
+  assert.deepEqual([stats.unexpected, stats.expected > 0], [0, true], `${suite.stdout}\n${suite.stderr}`);
+  writeFileSync(join(dir, 'tsconfig.good.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', lib: ['es2023', 'esnext.disposable', 'dom'], noEmit: true, types: ['node'], module: 'nodenext' }, files: ['types/consumer.ts', 'fixture-checks/playwright.config.ts', 'fixture-checks/matchers.spec.ts', 'fixture-checks/merged.spec.ts'] }));
+  const tsc = npx(dir, ['tsc', '-p', 'tsconfig.good.json']);
+  assert.equal(tsc.status, 0, `tsc errors:\n${tsc.stdout}${tsc.stderr}`);
 });

@@ -61,15 +61,18 @@ export interface Project {
   readonly installMs: number;
 }
 
-/** A new project outside the repository with the template's files and the tarball installed. */
-export function createProject(root: string, kind: ProjectKind, tarball: string): Project {
-  const dir = join(root, kind);
+/**
+ * A new project outside the repository with the template's files and the tarball installed,
+ * next to @playwright/test of the given version (default: the one this repository tests with).
+ */
+export function createProject(root: string, kind: ProjectKind, tarball: string, options: { name?: string; playwright?: string } = {}): Project {
+  const dir = join(root, options.name ?? kind);
   cpSync(TEMPLATE, dir, { recursive: true });
   const pkg = { name: `spot-sim-consumer-${kind}`, version: '1.0.0', private: true, ...(kind === 'esm' ? { type: 'module' } : {}), scripts: { dev: 'node app/server.mjs' } };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   // A broken certificate where the working directory's fixtures/tls would be: it must never be used.
   cpSync(join(TEMPLATE, '..', 'broken-tls'), join(dir, 'fixtures', 'tls'), { recursive: true });
-  const deps = [tarball, `@playwright/test@${repoVersion('@playwright/test')}`, `typescript@${repoVersion('typescript')}`, `@types/node@${repoVersion('@types/node')}`];
+  const deps = [tarball, `@playwright/test@${options.playwright ?? repoVersion('@playwright/test')}`, `typescript@${repoVersion('typescript')}`, `@types/node@${repoVersion('@types/node')}`];
   const install = run(NPM, ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', ...deps], dir, { timeoutMs: 180_000 });
   if (install.status !== 0) throw new Error(`npm install in ${dir} failed:\n${install.stdout}\n${install.stderr}`);
   return { dir, installMs: install.ms };
