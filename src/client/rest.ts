@@ -99,14 +99,14 @@ export class RestClient {
   bookTicker(params: { symbol: string }): Promise<BookTicker>;
   bookTicker(params?: { symbols?: string[] }): Promise<BookTicker[]>;
   bookTicker(params: { symbol?: string; symbols?: string[] } = {}): Promise<BookTicker | BookTicker[]> {
-    return this.call('bookTicker', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
+    return this.call('ticker.book', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
   }
 
   // ------------------------------------------------------------------ account and orders
 
   /** GET /api/v3/account (SIGNED): balances (`free`, `locked`), commission rates and permissions. */
   account(params: { omitZeroBalances?: boolean } = {}): Promise<Account> {
-    return this.call('account', params);
+    return this.call('account.status', params);
   }
 
   /** GET /api/v3/account/commission (SIGNED): the account's maker/taker commission rates for a symbol. */
@@ -166,7 +166,7 @@ export class RestClient {
 
   /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */
   orderRateLimit(): Promise<RateLimitCount[]> {
-    return this.call('rateLimit.order', {});
+    return this.call('account.rateLimits.orders', {});
   }
 
   // ------------------------------------------------------------------ legacy user stream
