@@ -64,3 +64,13 @@ test('a route not in the document is 404 with the one error body', async () => {
   assert.equal(res.status, 404);
   assert.deepEqual(Object.keys(((await res.json()) as { error: object }).error).sort(), ['message', 'type']);
 });
+
+test('docs/control-api.md names every route that is not one of the generated fault and market routes', async () => {
+  const { readFileSync } = await import('node:fs');
+  const docs = readFileSync(new URL('../../docs/control-api.md', import.meta.url), 'utf8');
+  const missing = Object.entries(doc.paths)
+    .filter(([path]) => !/^\/(faults|market)\/(?!rules|endpoints)/.test(path))
+    .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} /sim/v1${path}`))
+    .filter((route) => !docs.includes(`\`${route}\``));
+  assert.deepEqual(missing, []);
+});
