@@ -123,3 +123,16 @@ test('a failed first connect rejects with SpotSimNetworkError; the next wsApi() 
     await late.stop();
   }
 });
+
+test("userData() returns a stream whose close() closes its own connection (the shared one stays)", async () => {
+  const shared = await client.wsApi();
+  const user = await client.userData();
+  const before = sim.stats().connections;
+  await user.close();
+  assert.equal(user.closed, true);
+  await closedError(user.next(undefined, { timeout: TIMEOUT_MS }));
+  // The server saw the connection go (its count falls once the close handshake is done).
+  for (let i = 0; i < 2000 && sim.stats().connections >= before; i++) await new Promise((r) => setTimeout(r, 1));
+  assert.ok(sim.stats().connections < before, 'the user-data connection closed');
+  assert.deepEqual(await shared.call('ping'), {});
+});
