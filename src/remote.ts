@@ -228,8 +228,9 @@ export async function connectSimulator(url: string, options?: ConnectOptions): P
       if (manual) offsetMs = (await control.request<number>('GET', 'now')) - Date.now();
     };
     await syncClock();
-    const tls = new URL(base).protocol === 'https:';
-    const client = new SpotSimClient({ baseUrl: base, wsUrl: tls ? urls.wss : urls.ws, ...signing }, { now: manual ? () => Date.now() + offsetMs : undefined, timeoutMs: opts.timeoutMs });
+    // The client reaches the server the way this handle does (the same host and port), not by the
+    // server's own bind address, which another machine may not be able to use.
+    const client = new SpotSimClient({ baseUrl: base, ...signing }, { now: manual ? () => Date.now() + offsetMs : undefined, timeoutMs: opts.timeoutMs });
     return {
       client,
       urls,
