@@ -136,3 +136,19 @@ test("userData() returns a stream whose close() closes its own connection (the s
   assert.ok(sim.stats().connections < before, 'the user-data connection closed');
   assert.deepEqual(await shared.call('ping'), {});
 });
+
+test('the timed drop_ws_api_after_s fault: the call in flight rejects, wsApi() reconnects', async () => {
+  const timed = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: 1_700_000_000_000, generator: { enabled: false }, faults: { drop_ws_api_after_s: 1 } } } });
+  const own = new SpotSimClient(timed, { timeoutMs: TIMEOUT_MS, now: () => timed.now() });
+  try {
+    const api = await own.wsApi();
+    // The call is made, then (before it goes out) the timed drop fires.
+    const pending = api.call('time');
+    timed.advanceTime(1_000);
+    await closedError(pending);
+    assert.deepEqual(await (await own.wsApi()).call('ping'), {});
+  } finally {
+    await own.close();
+    await timed.stop();
+  }
+});
