@@ -70,7 +70,7 @@ export class EventStream<T> implements AsyncIterable<T> {
     return this.closedWith !== null;
   }
 
-  /** How many events left the bounded buffer (the newest ${MAX_KEPT} are kept) before `next()` read them. */
+  /** How many events left the bounded buffer (the newest 10,000 are kept) before `next()` read them. */
   get dropped(): number {
     return this.droppedUnread;
   }
