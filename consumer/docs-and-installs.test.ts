@@ -134,5 +134,6 @@ test('the Vitest example passes with the packed package (connectSimulator, no Pl
   assert.equal(install.status, 0, `npm install:\n${install.stdout}\n${install.stderr}`);
   const result = run(NPX, ['vitest', 'run', '--reporter=verbose'], dir, { timeoutMs: 180_000, env: { CI: '1' } });
   assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
-  assert.match(result.stdout, /Tests\s+2 passed/);
+  assert.match(result.stdout, /Tests\s+\d+ passed/);
+  assert.doesNotMatch(result.stdout, /\d+ failed/);
 });

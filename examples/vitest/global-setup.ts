@@ -1,19 +1,14 @@
-// Starts one spot-sim for the whole Vitest run and hands its URL to the tests. Against a server
-// started elsewhere (`npx spot-sim`, another machine), skip this file and give the tests its URL.
+// Starts one simulator in the runner's main process (the test files run in other processes) and
+// hands its URL to them in SPOT_SIM_URL. A suite against `npx spot-sim` on another machine sets
+// SPOT_SIM_URL itself and drops this file.
 import { startSimulator, type Simulator } from 'spot-sim';
-import type { TestProject } from 'vitest/node';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    simUrl: string;
-  }
-}
 
 let sim: Simulator | undefined;
 
-export async function setup(project: TestProject): Promise<void> {
-  sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, generator: { enabled: false } } } });
-  project.provide('simUrl', sim.urls.http);
+export async function setup(): Promise<void> {
+  if (process.env.SPOT_SIM_URL !== undefined) return;
+  sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual', generator: { enabled: false } } } });
+  process.env.SPOT_SIM_URL = sim.urls.http;
 }
 
 export async function teardown(): Promise<void> {

@@ -1,10 +1,10 @@
+// One simulator for the whole run, started before the test files (global setup), reached by URL.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // One exchange for the run, started before the test files and stopped after them.
     globalSetup: ['./global-setup.ts'],
-    // The tests share that one exchange (one account): run the files one after another.
+    // One exchange, one account: the files take turns.
     fileParallelism: false,
   },
 });
