@@ -132,7 +132,7 @@ test('the Vitest example passes with the packed package (connectSimulator, no Pl
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const install = run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir, { timeoutMs: 240_000 });
   assert.equal(install.status, 0, `npm install:\n${install.stdout}\n${install.stderr}`);
-  const result = run(NPX, ['vitest', 'run', '--reporter=verbose'], dir, { timeoutMs: 180_000, env: { CI: '1' } });
+  const result = run(NPX, ['vitest', 'run', '--reporter=verbose'], dir, { timeoutMs: 180_000, env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' } });
   assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
   assert.match(result.stdout, /Tests\s+\d+ passed/);
   assert.doesNotMatch(result.stdout, /\d+ failed/);
