@@ -6,8 +6,8 @@ import { SpotSimClient } from 'spot-sim';
 test('await using closes a client, its user-data stream and its market stream at the end of the block', async ({ sim }) => {
   const connections = () => sim.stats().connections;
   const before = connections();
-  let user: Awaited<ReturnType<SpotSimClient['userData']>>;
-  let trades: Awaited<ReturnType<SpotSimClient['streams']>>;
+  let user: { readonly closed: boolean };
+  let trades: { readonly closed: boolean };
   {
     await using client = new SpotSimClient(sim);
     user = await client.userData();
