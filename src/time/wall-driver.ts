@@ -1,0 +1,74 @@
+// The scheduler on the wall clock: one timer, armed for the earliest instant any task has
+// something to do, and none at all when nothing is due (an idle simulator with the generator off
+// wakes only when a request arrives). When the timer fires, one stop runs at the current time
+// (`run(now)` does everything due at or before it) and the timer is armed again. A change made
+// between stops (an order, a new listen key, a subscriber) calls `scheduler.changed()`; the
+// driver looks again once per turn of the event loop, however many changes there were.
+
+import type { Scheduler } from './scheduler.ts';
+
+/** What a Node timer can hold (a longer wait is cut into several). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export class WallDriver {
+  private timer: NodeJS.Timeout | null = null;
+  /** The instant the timer is armed for (Infinity: not armed). */
+  private armedFor = Infinity;
+  private lookQueued = false;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly scheduler: Scheduler,
+    /** Server time (the simulator's clock). */
+    private readonly now: () => number,
+  ) {
+    this.unsubscribe = scheduler.onChange(() => this.lookAgain());
+    this.arm();
+  }
+
+  /** Looks again at the end of this turn (several changes in one turn cost one look). */
+  lookAgain(): void {
+    if (this.lookQueued || this.stopped) return;
+    this.lookQueued = true;
+    queueMicrotask(() => {
+      this.lookQueued = false;
+      this.arm();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe();
+    this.disarm();
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const now = this.now();
+    const due = this.scheduler.nextDue(now);
+    // A timer already armed for that instant or earlier stays (it will look again when it fires).
+    if (this.timer !== null && this.armedFor <= due) return;
+    this.disarm();
+    if (due === Infinity) return;
+    this.armedFor = due;
+    this.timer = setTimeout(() => this.fire(), Math.min(MAX_TIMER_MS, Math.max(0, due - now)));
+    // The timer never keeps the process alive on its own (the listeners do).
+    this.timer.unref();
+  }
+
+  private disarm(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.armedFor = Infinity;
+  }
+
+  private fire(): void {
+    this.timer = null;
+    this.armedFor = Infinity;
+    if (this.stopped) return;
+    const now = this.now();
+    if (this.scheduler.nextDue(now) <= now) this.scheduler.runAt(now);
+    this.arm();
+  }
+}
