@@ -244,8 +244,8 @@ export class Simulator {
    * long it spans. WebSocket heartbeats run on the wall clock, so no jump closes a connection.
    */
   advanceTime(ms: number): void {
-    if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
     checkAdvance(ms, this.config.sim.max_advance_ms);
+    if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
     this.scheduler.advance(this.clock, ms);
   }
 

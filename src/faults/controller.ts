@@ -263,7 +263,7 @@ export class Faults {
     this.timed.sort((a, b) => a.atMs - b.atMs);
   }
 
-  /** When the next timed fault fires, on the time `schedule` and `tick` use (Infinity: none). */
+  /** @internal When the next timed fault fires, on the time `schedule` and `tick` use (Infinity: none). */
   nextTimedAt(): number {
     return this.timed.length > 0 ? this.timed[0]!.atMs : Infinity;
   }
