@@ -32,7 +32,7 @@ import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
 import { packagePath } from './package-root.ts';
 import { Scheduler } from './time/scheduler.ts';
-import { exchangeTasks, type DepthTask } from './time/exchange-tasks.ts';
+import { ExchangeTask } from './time/exchange-tasks.ts';
 import { WallDriver } from './time/wall-driver.ts';
 import { checkAdvance } from './time/advance-rules.ts';
 
@@ -73,7 +73,7 @@ export class Simulator {
    * `scheduler.changed()` when something outside a stop makes an instant due.
    */
   readonly scheduler = new Scheduler();
-  private readonly depthTask: DepthTask;
+  private readonly exchangeTask: ExchangeTask;
   private driver: WallDriver | null = null;
   private stopped: Promise<void> | null = null;
   /** @internal The counters behind stats(). */
@@ -134,7 +134,7 @@ export class Simulator {
       configuredOffsetMs: config.sim.clock_offset_ms,
     });
     this.faults.schedule(config.sim.faults, this.baseTime());
-    const timed = exchangeTasks(
+    this.exchangeTask = new ExchangeTask(
       {
         core: () => core.current,
         offsetMs: () => clock.offsetMs,
@@ -148,8 +148,7 @@ export class Simulator {
       },
       clock.now(),
     );
-    this.depthTask = timed.depth;
-    for (const task of timed.tasks) this.scheduler.register(task);
+    this.scheduler.register(this.exchangeTask);
     service.listenKeys.onExpiryChanged = () => this.scheduler.changed();
     core.current.afterCommand = () => this.scheduler.changed();
     this.scripted = new ScriptedOrders(core.current);
@@ -315,7 +314,7 @@ export class Simulator {
     this.statistics.forgetClientOrderIds();
     this.statistics.mark();
     this.journal.clear();
-    this.depthTask.restart(now);
+    this.exchangeTask.restart(now);
     this.scheduler.changed();
   }
 
@@ -350,7 +349,7 @@ export class Simulator {
     if (delta === 0) return;
     this.clock.setOffsetMs(ms);
     this.core.current.submit({ type: 'shiftTime', now: this.clock.now(), deltaMs: delta });
-    this.depthTask.shift(delta);
+    this.exchangeTask.shift(delta);
     this.scheduler.changed();
   }
 

@@ -66,6 +66,7 @@ export class ListenKeys {
 
   /** The earliest expiry of a key still held (Infinity: none). */
   nextExpiry(): number {
+    if (this.keys.size === 0) return Infinity;
     let next = Infinity;
     for (const expiry of this.keys.values()) if (expiry < next) next = expiry;
     return next;

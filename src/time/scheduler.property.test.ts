@@ -15,7 +15,7 @@ import { Exchange } from '../core/exchange.ts';
 import { ListenKeys } from '../api/listen-keys.ts';
 import { T0, toJson } from '../core/test-support.ts';
 import { Scheduler } from './scheduler.ts';
-import { exchangeTasks } from './exchange-tasks.ts';
+import { ExchangeTask } from './exchange-tasks.ts';
 
 interface Story {
   readonly seed: number;
@@ -87,7 +87,7 @@ function world(story: Story) {
 function jumping(story: Story): string[] {
   const w = world(story);
   const scheduler = new Scheduler();
-  for (const task of exchangeTasks(w.host, T0).tasks) scheduler.register(task);
+  scheduler.register(new ExchangeTask(w.host, T0));
   for (const step of story.steps) {
     if (step.kind === 'advance') scheduler.advance(w.clock, step.ms);
     else w.command(step);

@@ -67,6 +67,7 @@ export class Scheduler {
    * listen key was made, a stream got a subscriber): whoever drives the clock looks again.
    */
   changed(): void {
+    if (this.listeners.size === 0) return; // a manual clock: nobody arms timers
     for (const listener of this.listeners) listener();
   }
 
@@ -79,8 +80,9 @@ export class Scheduler {
   /** The earliest instant any task has something to do after `after` (Infinity: none). */
   nextDue(after: number): number {
     let due = Infinity;
-    for (const task of this.tasks) {
-      const at = task.nextDue(after);
+    const tasks = this.tasks;
+    for (let i = 0; i < tasks.length; i++) {
+      const at = tasks[i]!.nextDue(after);
       if (at < due) due = at;
     }
     return due;
@@ -89,7 +91,8 @@ export class Scheduler {
   /** One stop: every task does what is due at or before `now`, in registration order. */
   runAt(now: number): void {
     this.stops++;
-    for (const task of this.tasks) task.run(now);
+    const tasks = this.tasks;
+    for (let i = 0; i < tasks.length; i++) tasks[i]!.run(now);
   }
 
   /**
@@ -100,15 +103,19 @@ export class Scheduler {
    */
   advance(clock: SteppedClock, ms: number): void {
     let left = ms;
-    const start = clock.now();
-    if (this.nextDue(start) <= start) this.runAt(start);
+    let now = clock.now();
+    if (this.nextDue(now) <= now) {
+      this.runAt(now);
+      now = clock.now();
+    }
     for (;;) {
-      const now = clock.now();
-      const due = Math.max(this.nextDue(now), now + 1);
-      if (due - now > left) break;
-      clock.advance(due - now);
-      left -= due - now;
+      const step = Math.max(this.nextDue(now) - now, 1);
+      if (step > left) break;
+      clock.advance(step);
+      left -= step;
       this.runAt(clock.now());
+      // read again: a task may have moved the clock's offset
+      now = clock.now();
     }
     if (left > 0) clock.advance(left);
   }

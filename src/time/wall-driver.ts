@@ -14,6 +14,9 @@ export class WallDriver {
   private timer: NodeJS.Timeout | null = null;
   /** The instant the timer is armed for (Infinity: not armed). */
   private armedFor = Infinity;
+  /** The last timer made and its delay: re-armed with `refresh()` when the delay repeats (the generator's period), which costs less than a new timer. */
+  private spent: NodeJS.Timeout | null = null;
+  private spentDelay = -1;
   private lookQueued = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
@@ -52,13 +55,24 @@ export class WallDriver {
     this.disarm();
     if (due === Infinity) return;
     this.armedFor = due;
-    this.timer = setTimeout(() => this.fire(), Math.min(MAX_TIMER_MS, Math.max(0, due - now)));
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - now));
+    if (this.spent !== null && delay === this.spentDelay) {
+      this.timer = this.spent.refresh();
+      return;
+    }
+    this.timer = setTimeout(() => this.fire(), delay);
     // The timer never keeps the process alive on its own (the listeners do).
     this.timer.unref();
+    this.spent = this.timer;
+    this.spentDelay = delay;
   }
 
   private disarm(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      // A cleared timer is not refreshed again (a fired one is).
+      this.spent = null;
+    }
     this.timer = null;
     this.armedFor = Infinity;
   }
