@@ -68,7 +68,7 @@ export class Simulator {
   /** The current core's scripted market (rebuilt with the core on reset). */
   private scripted: ScriptedOrders;
   /**
-   * Everything timed on the simulated clock. Other periodic work registers here
+   * @internal Everything timed on the simulated clock. Other periodic work registers here
    * (`scheduler.register(periodicTask({...}))`, see src/time/scheduler.ts) and calls
    * `scheduler.changed()` when something outside a stop makes an instant due.
    */
