@@ -18,6 +18,7 @@ export class WallDriver {
   private spent: NodeJS.Timeout | null = null;
   private spentDelay = -1;
   private lookQueued = false;
+  private inStop = false;
   private stopped = false;
   private readonly unsubscribe: () => void;
 
@@ -32,7 +33,8 @@ export class WallDriver {
 
   /** Looks again at the end of this turn (several changes in one turn cost one look). */
   lookAgain(): void {
-    if (this.lookQueued || this.stopped) return;
+    // During a stop every command the tasks submit says so; the stop arms the timer itself after.
+    if (this.lookQueued || this.stopped || this.inStop) return;
     this.lookQueued = true;
     queueMicrotask(() => {
       this.lookQueued = false;
@@ -82,7 +84,14 @@ export class WallDriver {
     this.armedFor = Infinity;
     if (this.stopped) return;
     const now = this.now();
-    if (this.scheduler.nextDue(now) <= now) this.scheduler.runAt(now);
+    if (this.scheduler.nextDue(now) <= now) {
+      this.inStop = true;
+      try {
+        this.scheduler.runAt(now);
+      } finally {
+        this.inStop = false;
+      }
+    }
     this.arm();
   }
 }
