@@ -9,6 +9,12 @@ import type { Scheduler } from './scheduler.ts';
 
 /** What a Node timer can hold (a longer wait is cut into several). */
 const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * The shortest wait: the old driver's 2 ms tick. A busy generator (a step every 2 ms) then
+ * re-arms one timer with one delay (`refresh()`, no new timer), and a stop runs whatever came
+ * due meanwhile, as the tick did; on the wall clock nothing needs finer timing.
+ */
+const MIN_WAIT_MS = 2;
 
 export class WallDriver {
   private timer: NodeJS.Timeout | null = null;
@@ -57,7 +63,7 @@ export class WallDriver {
     this.disarm();
     if (due === Infinity) return;
     this.armedFor = due;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, due - now));
+    const delay = Math.min(MAX_TIMER_MS, Math.max(MIN_WAIT_MS, due - now));
     if (this.spent !== null && delay === this.spentDelay) {
       this.timer = this.spent.refresh();
       return;
