@@ -46,14 +46,14 @@ test('the control API answers 400 naming the rule, and the clock stays', async (
   await using sim = await simulator({ max_advance_ms: 60_000 });
   const post = async (body: unknown) => {
     const res = await fetch(`${sim.urls.http}/sim/v1/advance-time`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-    return { status: res.status, body: (await res.json()) as { error?: string } };
+    return { status: res.status, body: (await res.json()) as { error?: { message?: string } } };
   };
   const fraction = await post({ ms: 0.25 });
   assert.equal(fraction.status, 400);
-  assert.match(fraction.body.error ?? '', /ms must be a non-negative integer/);
+  assert.match(fraction.body.error?.message ?? '', /ms must be a non-negative integer/);
   const tooLong = await post({ ms: 60_001 });
   assert.equal(tooLong.status, 400);
-  assert.match(tooLong.body.error ?? '', /at most sim\.max_advance_ms = 60000/);
+  assert.match(tooLong.body.error?.message ?? '', /at most sim\.max_advance_ms = 60000/);
   assert.equal((await post({ ms: 'soon' })).status, 400);
   assert.equal(await serverTime(sim.urls.http), T0);
   assert.deepEqual(await post({ ms: 60_000 }), { status: 200, body: { result: null } });
