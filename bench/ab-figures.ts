@@ -33,6 +33,7 @@ const scenario = (r: Json, name: string): Json | undefined => (r.scenarios as Js
 
 const engineFigures: Figure[] = ['shallow', 'deep'].flatMap((sc): Figure[] => [
   { name: `engine ${sc} spot-sim ops/s`, unit: 'ops/s', better: 'higher', read: (r) => num(scenario(r, sc)?.spotSim?.medianOpsPerSec) },
+  { name: `engine ${sc} spot-sim ops per CPU-second`, unit: 'ops/s', better: 'higher', read: (r) => num(scenario(r, sc)?.spotSim?.medianOpsPerCpuSec) },
   { name: `engine ${sc} nodejs-order-book ops/s`, unit: 'ops/s', better: 'higher', read: (r) => num(scenario(r, sc)?.nodejsOrderBook?.medianOpsPerSec) },
   {
     name: `engine ${sc} spot-sim / nodejs-order-book`,
