@@ -99,6 +99,19 @@ export class Faults {
     return this.state.remove(id);
   }
 
+  /** Removes every rule `rules()` lists (the spec calls' presets too); switches stay as they are (`clear()` turns everything off). Returns how many. */
+  removeRules(): number {
+    let removed = 0;
+    for (const rule of this.state.list()) if (this.state.remove(rule.id)) removed++;
+    return removed;
+  }
+
+  /** One rule by id as `rules()` lists it, or undefined. */
+  rule(id: number): FaultRuleView | undefined {
+    requireOrderId(id, 'id');
+    return this.state.list().find((r) => r.id === id);
+  }
+
   // ------------------------------------------------------------------ the spec's calls (4.5)
 
   /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many. Spec 4.5 `drop_market_data_connections`. */
@@ -182,7 +195,12 @@ export class Faults {
     this.state.userStreamMuted = requireBoolean(muted, 'muted');
   }
 
-  /** Crosses one of the account's resting orders; returns the quantity filled (decimal string). */
+  /**
+   * Crosses one of the account's resting orders with a counterparty order; returns the quantity
+   * filled on it (decimal string). Price-time priority holds: every order ahead of it (better
+   * prices, and earlier ones at its price) is filled first, so those levels leave the book and
+   * the depth stream shows them go. An unknown or closed order throws (the control API: 400).
+   */
   fillOpenOrder(orderId: number, qty: string): string {
     requireOrderId(orderId, 'orderId');
     const outcome = this.host.fillOpenOrder(orderId, requireQty(qty, 'qty'), this.host.now());
