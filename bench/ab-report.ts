@@ -17,11 +17,12 @@ interface AbFigure {
   unit: string;
   base: number[];
   head: number[];
-  baseMedian: number;
-  headMedian: number;
-  headOverBase: number;
-  baseSpread: number;
-  headSpread: number;
+  // NaN (a side without the figure) is written to JSON as null.
+  baseMedian: number | null;
+  headMedian: number | null;
+  headOverBase: number | null;
+  baseSpread: number | null;
+  headSpread: number | null;
   verdict: 'better' | 'worse' | 'within spread';
 }
 
@@ -31,6 +32,7 @@ interface AbRun {
   base: { ref: string; sha: string };
   head: { sha: string; dirty: boolean };
   rounds: number;
+  args?: string[];
   loadAverageAtEnd: number[];
   baseScripts: Record<string, string>;
   figures: AbFigure[];
@@ -39,8 +41,8 @@ interface AbRun {
 const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : existsSync(resultsDir) ? readdirSync(resultsDir).filter((f) => /^ab-.*\.json$/.test(f)).map((f) => join(resultsDir, f)) : [];
 const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as AbRun);
 
-const fmt = (v: number): string => (!Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
-const pct = (v: number): string => (Number.isFinite(v) ? `±${((v * 100) / 2).toFixed(1)}%` : '—');
+const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+const pct = (v: number | null): string => (v !== null && Number.isFinite(v) && v !== 0 ? `±${((v * 100) / 2).toFixed(1)}%` : '—');
 
 const lines = [
   '# Performance report',
@@ -49,16 +51,16 @@ const lines = [
   'base commit and the head measured alternately (base-head, head-base, ...), each figure the median of',
   'the rounds, spread = half the range over the rounds relative to the median, "beyond spread" = the two',
   "sides' ranges do not overlap. Absolute figures depend on the machine and its load (the runs below",
-  'shared 2 cores with other work, load average up to ~18); compare the ratios.',
+  'shared 2 cores with other work, load average 15-24); compare the ratios.',
   '',
 ];
 for (const run of runs) {
   lines.push(`## base ${run.base.sha.slice(0, 7)} (${run.base.ref}) vs head ${run.head.sha.slice(0, 7)}${run.head.dirty ? '+' : ''}`, '');
-  lines.push(`${run.date}, node ${run.node}, ${run.rounds} rounds, load average at the end ${run.loadAverageAtEnd.map((v) => v.toFixed(1)).join(' / ')}.`);
+  lines.push(`${run.date}, node ${run.node}, ${run.rounds} rounds${run.args && run.args.length > 0 ? `, bench flags \`${run.args.join(' ')}\`` : ''}, load average at the end ${run.loadAverageAtEnd.map((v) => v.toFixed(1)).join(' / ')}.`);
   for (const [bench, how] of Object.entries(run.baseScripts)) lines.push(`- ${bench}: base measured by ${how}`);
   lines.push('', '| figure | unit | base | head | head/base | base spread | head spread | beyond spread |', '|---|---|---|---|---|---|---|---|');
   for (const f of run.figures) {
-    lines.push(`| ${f.figure} | ${f.unit} | ${fmt(f.baseMedian)} | ${fmt(f.headMedian)} | ${f.headOverBase.toFixed(3)} | ${pct(f.baseSpread)} | ${pct(f.headSpread)} | ${f.verdict === 'within spread' ? 'no' : `yes (${f.verdict})`} |`);
+    lines.push(`| ${f.figure} | ${f.unit} | ${fmt(f.baseMedian)} | ${fmt(f.headMedian)} | ${f.headOverBase === null || !Number.isFinite(f.headOverBase) ? '—' : f.headOverBase.toFixed(3)} | ${pct(f.baseSpread)} | ${pct(f.headSpread)} | ${f.verdict === 'within spread' ? 'no' : `yes (${f.verdict})`} |`);
   }
   lines.push('');
 }

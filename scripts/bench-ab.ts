@@ -126,7 +126,7 @@ const median = (xs: readonly number[]): number => {
   const n = s.length;
   return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
 };
-const spread = (xs: readonly number[]): number => (xs.length < 2 ? 0 : (Math.max(...xs) - Math.min(...xs)) / Math.abs(median(xs)));
+const spread = (xs: readonly number[]): number => (xs.length === 0 ? NaN : xs.length < 2 ? 0 : (Math.max(...xs) - Math.min(...xs)) / Math.abs(median(xs)));
 
 interface FigureResult {
   bench: string;
@@ -216,7 +216,7 @@ const jsonFile = resolve(option('json') ?? join(ROOT, 'bench', 'results', `ab-${
 mkdirSync(dirname(jsonFile), { recursive: true });
 writeFileSync(
   jsonFile,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, base: { ref: baseRef, sha: baseSha }, head: { sha: headSha, dirty: headDirty }, rounds: ROUNDS, loadAverageAtEnd: loadavg(), baseScripts: scriptsUsed, figures: allFigures }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, base: { ref: baseRef, sha: baseSha }, head: { sha: headSha, dirty: headDirty }, rounds: ROUNDS, args: EXTRA_ARGS, loadAverageAtEnd: loadavg(), baseScripts: scriptsUsed, figures: allFigures }, null, 2)}\n`,
 );
 console.log(`written: ${jsonFile}`);
 console.log(`bench logs: ${LOGS}`);
