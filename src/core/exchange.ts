@@ -40,6 +40,11 @@ export class Exchange {
    * nests commands, so the common path needs no try/finally (which kept `run` out of line).
    */
   private advancing = false;
+  /**
+   * Told after each outermost command: the edge's scheduler looks again, since a depth batch
+   * may now be due (a command can change the book without any event, e.g. a resting order).
+   */
+  afterCommand: (() => void) | null = null;
 
   constructor(
     readonly config: Config,
@@ -81,6 +86,17 @@ export class Exchange {
     return this.markets.instruments;
   }
 
+  /** When the counterparty generator next has a step to run (Infinity when it is off). */
+  nextGeneratorStepAt(): number {
+    return this.generator.nextStepAt();
+  }
+
+  /** Whether any symbol has level changes not yet published in a depth batch. */
+  get depthPending(): boolean {
+    for (const agg of this.matcher.depth) if (agg.hasPending) return true;
+    return false;
+  }
+
   instrument(symbol: string): Instrument | undefined {
     return this.markets.bySymbol.get(symbol);
   }
@@ -97,6 +113,7 @@ export class Exchange {
     if (!this.advancing) {
       this.desk.takeBalanceEvent(cmd.now);
       events = this.events.take();
+      this.afterCommand?.();
     }
     return result instanceof ApiError ? { ok: false, error: result, events } : { ok: true, value: result as ResultOf<C>, events };
   }
