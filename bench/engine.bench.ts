@@ -33,12 +33,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
-import { resolveConfig } from '../src/config/index.ts';
-import { Exchange } from '../src/core/exchange.ts';
 import { depthSnapshot } from '../src/core/queries.ts';
-import { runInfo, flag, median } from './support.ts';
+import { HEAP_ORDERS, HEAP_SPREAD, heapOurs, heapTheirs } from './engine-heap.ts';
+import { BUY, CANCEL, generate, LIMIT, newExchange, SEED, SYMBOL, T0, type OpStream, type Scenario } from './engine-stream.ts';
+import { runInfo, flag, median, table } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const RESULTS_FILE = join(dirname(THIS_FILE), 'results', 'engine.json');
@@ -60,7 +59,6 @@ const gc: (() => void) | null = typeof globalThis.gc === 'function' ? () => glob
 
 // ------------------------------------------------------------------ options
 
-const argv = process.argv.slice(2);
 
 const RUNS = Number(flag('runs') ?? 5);
 const SCALE = Number(flag('scale') ?? 1);
@@ -74,196 +72,16 @@ const SAME_PROCESS = flag('same-process') !== undefined;
 /** Child mode: `<scenario>:<engine>`, one timed run, its RunResult printed as `RESULT <json>`. */
 const RUN_ONE = flag('run-one');
 
-const T0 = 1_700_000_000_000;
-const SEED = 0x5eed_2024;
-
-// ------------------------------------------------------------------ engines under test
-
-const config = resolveConfig({ sim: { generator: { enabled: false } } });
-const SYMBOL = 'BTCUSDT';
-
-function newExchange(): { ex: Exchange; sym: number; mid: number } {
-  const ex = new Exchange(config, T0);
-  const inst = ex.instrument(SYMBOL);
-  if (inst === undefined) throw new Error(`${SYMBOL} is not configured`);
-  return { ex, sym: inst.index, mid: inst.startMid };
-}
-
-/** Cancels a counterparty order by book key; whether it was still resting. */
-function cancelled(ex: Exchange, key: number, now: number): boolean {
-  const outcome = ex.submit({ type: 'counterpartyCancel', now, key });
-  return outcome.ok && outcome.value;
-}
-
-// ------------------------------------------------------------------ seeded op stream
-
-const LIMIT = 0;
-const CANCEL = 1;
-const MARKET = 2;
-const BUY = 0;
-const SELL = 1;
-
-class Rand {
-  private readonly g: ReturnType<typeof xoroshiro128plus>;
-  constructor(seed: number) {
-    this.g = xoroshiro128plus(seed);
-  }
-  /** Uniform integer in [0, n). */
-  below(n: number): number {
-    return Math.floor(((this.g.next() >>> 0) * n) / 4294967296);
-  }
-  /** Uniform integer in [lo, hi]. */
-  range(lo: number, hi: number): number {
-    return lo + this.below(hi - lo + 1);
-  }
-  chance(p: number): boolean {
-    return (this.g.next() >>> 0) < p * 4294967296;
-  }
-}
-
-interface Scenario {
-  readonly name: 'shallow' | 'deep';
-  readonly label: string;
-  /** Resting orders the stream keeps the book around (and the untimed pre-fill size). */
-  readonly target: number;
-  /** Passive limits land 1..spread ticks from the mid on their own side. */
-  readonly spread: number;
-  /** Aggressive limits land 1..cross ticks through the mid. */
-  readonly cross: number;
-  /** Share of aggressive limits when the book is at its target size (found by trial). */
-  readonly aggressiveBase: number;
-  /** Timed ops per run. */
-  readonly ops: number;
-  readonly seed: number;
-}
-
-interface OpStream {
-  readonly scenario: Scenario;
-  /** Ops [0, prefill) build the starting book (untimed); [prefill, length) are timed. */
-  readonly prefill: number;
-  readonly length: number;
-  readonly kind: Uint8Array;
-  readonly side: Uint8Array;
-  readonly price: Int32Array;
-  readonly qty: Int32Array;
-  /** CANCEL: the op index of the LIMIT it cancels. */
-  readonly target: Int32Array;
-  /** LIMIT: nodejs-order-book's id (String(op index)); '' for other ops. */
-  readonly ids: string[];
-  readonly mix: { limit: number; cancel: number; market: number; aggressive: number; cancelsOfGone: number };
-  /** Oracle's resting count over the timed part. */
-  readonly resting: { min: number; max: number; mean: number; end: number };
-}
-
-function generate(s: Scenario): OpStream {
-  const rnd = new Rand(s.seed);
-  const { ex: oracle, sym, mid } = newExchange();
-  const prefill = s.target;
-  const length = prefill + s.ops;
-  const kind = new Uint8Array(length);
-  const side = new Uint8Array(length);
-  const price = new Int32Array(length);
-  const qty = new Int32Array(length);
-  const target = new Int32Array(length).fill(-1);
-  const ids: string[] = new Array<string>(length).fill('');
-  const keyOf = new Int32Array(length); // oracle's book key per LIMIT op (0: did not rest)
-  const live: number[] = []; // op indices of limits that rested and were not cancelled (may have filled since)
-  const now = T0;
-  let nLimit = 0;
-  let nCancel = 0;
-  let nMarket = 0;
-  let nAggressive = 0;
-  let nGone = 0;
-  let rMin = Infinity;
-  let rMax = 0;
-  let rSum = 0;
-
-  const placeLimit = (i: number, sd: number, px: number, q: number): void => {
-    kind[i] = LIMIT;
-    side[i] = sd;
-    price[i] = px;
-    qty[i] = q;
-    ids[i] = String(i);
-    const placed = oracle.submit({ type: 'counterpartyLimit', now, symbolIndex: sym, side: sd === BUY ? 'BUY' : 'SELL', price: px, lots: q });
-    const key = placed.ok ? placed.value : 0;
-    keyOf[i] = key;
-    if (key !== 0) live.push(i);
-  };
-
-  for (let i = 0; i < prefill; i++) {
-    const sd = rnd.below(2);
-    const d = 1 + rnd.below(s.spread);
-    placeLimit(i, sd, sd === BUY ? mid - d : mid + d, rnd.range(1, 10));
-  }
-
-  for (let i = prefill; i < length; i++) {
-    const resting = oracle.state.counterpartyResting[sym]!.length;
-    const u = rnd.below(100);
-    if (u < 70) {
-      nLimit++;
-      // Feedback: more aggressive (crossing) limits when the book is above its target size.
-      const pAggressive = Math.min(0.8, Math.max(0.02, s.aggressiveBase + (2 * (resting - s.target)) / s.target));
-      const sd = rnd.below(2);
-      if (rnd.chance(pAggressive)) {
-        nAggressive++;
-        const d = 1 + rnd.below(s.cross);
-        placeLimit(i, sd, sd === BUY ? mid + d : mid - d, rnd.range(1, 40));
-      } else {
-        const d = 1 + rnd.below(s.spread);
-        placeLimit(i, sd, sd === BUY ? mid - d : mid + d, rnd.range(1, 10));
-      }
-    } else if (u < 95) {
-      nCancel++;
-      kind[i] = CANCEL;
-      let t = -1;
-      let hit = false;
-      for (let attempt = 0; attempt < 8 && live.length > 0; attempt++) {
-        const j = rnd.below(live.length);
-        t = live[j]!;
-        live[j] = live[live.length - 1]!;
-        live.pop();
-        if (cancelled(oracle, keyOf[t]!, now)) {
-          hit = true;
-          break;
-        }
-      }
-      if (t < 0) t = rnd.below(prefill); // nothing to pick from: a (likely) not-found cancel
-      if (!hit) {
-        nGone++;
-        cancelled(oracle, keyOf[t]!, now); // no-op unless it still rests
-      }
-      target[i] = t;
-    } else {
-      nMarket++;
-      kind[i] = MARKET;
-      side[i] = rnd.below(2);
-      qty[i] = rnd.range(1, 50);
-      oracle.submit({ type: 'counterpartyTake', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: null, lots: qty[i]! });
-    }
-    if (resting < rMin) rMin = resting;
-    if (resting > rMax) rMax = resting;
-    rSum += resting;
-  }
-  const n = s.ops;
-  return {
-    scenario: s,
-    prefill,
-    length,
-    kind,
-    side,
-    price,
-    qty,
-    target,
-    ids,
-    mix: { limit: nLimit / n, cancel: nCancel / n, market: nMarket / n, aggressive: nAggressive / Math.max(1, nLimit), cancelsOfGone: nGone / Math.max(1, nCancel) },
-    resting: { min: rMin, max: rMax, mean: rSum / n, end: oracle.state.counterpartyResting[sym]!.length },
-  };
-}
 
 // ------------------------------------------------------------------ replays
 
 interface RunResult {
   readonly opsPerSec: number;
+  /**
+   * Ops per second of this process's CPU time (user + system, GC threads included): on a shared
+   * machine it moves far less than the wall-clock figure when other work takes the cores.
+   */
+  readonly opsPerCpuSec: number;
   readonly seconds: number;
   /** Lots traded by takers (must agree between the engines). */
   readonly takerLots: number;
@@ -322,13 +140,16 @@ function runOurs(st: OpStream): RunResult {
   };
   replay(0, st.prefill, false);
   gc?.();
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const r = replay(st.prefill, st.length, true);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(c0);
   const snap = depthSnapshot(ex.state, SYMBOL, Number.MAX_SAFE_INTEGER, 'live');
   if ('code' in snap) throw new Error('depth snapshot failed');
   return {
     opsPerSec: (st.length - st.prefill) / seconds,
+    opsPerCpuSec: ((st.length - st.prefill) * 1e6) / (cpu.user + cpu.system),
     seconds,
     takerLots: r.lots,
     fills: r.trades,
@@ -363,67 +184,21 @@ function runTheirs(st: OpStream): RunResult {
   };
   replay(0, st.prefill);
   gc?.();
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const r = replay(st.prefill, st.length);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(c0);
   const [asks, bids] = ob.depth(); // asks ascending, bids descending
   return {
     opsPerSec: (st.length - st.prefill) / seconds,
+    opsPerCpuSec: ((st.length - st.prefill) * 1e6) / (cpu.user + cpu.system),
     seconds,
     takerLots: r.lots,
     fills: r.fills,
     events: 0,
     bookDigest: digest(bids, asks),
   };
-}
-
-// ------------------------------------------------------------------ heap per resting order
-
-const HEAP_ORDERS = 200_000;
-const HEAP_SPREAD = 2_500;
-
-/** heapUsed after full collections, repeated until it settles (one gc() right after a big
- * phase can leave garbage behind that a later collection reclaims, skewing the delta). */
-function heapUsed(): number {
-  let last = Infinity;
-  for (let i = 0; i < 20; i++) {
-    gc!();
-    const used = process.memoryUsage().heapUsed;
-    if (Math.abs(last - used) < 64 * 1024) return used;
-    last = used;
-  }
-  return last;
-}
-
-function heapOurs(): number {
-  const { ex, sym, mid } = newExchange();
-  const rnd = new Rand(SEED ^ 0x4ea9);
-  const before = heapUsed();
-  for (let i = 0; i < HEAP_ORDERS; i++) {
-    const buy = rnd.below(2) === 0;
-    const d = 1 + rnd.below(HEAP_SPREAD);
-    ex.submit({ type: 'counterpartyLimit', now: T0, symbolIndex: sym, side: buy ? 'BUY' : 'SELL', price: buy ? mid - d : mid + d, lots: rnd.range(1, 10) });
-  }
-  const after = heapUsed();
-  if (ex.state.counterpartyResting[sym]!.length !== HEAP_ORDERS) throw new Error('heap test: some orders did not rest');
-  return (after - before) / HEAP_ORDERS;
-}
-
-function heapTheirs(): number {
-  const ob = new OrderBook();
-  const rnd = new Rand(SEED ^ 0x4ea9);
-  const mid = newExchange().mid;
-  const before = heapUsed();
-  for (let i = 0; i < HEAP_ORDERS; i++) {
-    const buy = rnd.below(2) === 0;
-    const d = 1 + rnd.below(HEAP_SPREAD);
-    // The id string is created here: it counts only if the book keeps it.
-    ob.limit({ id: String(i), side: buy ? TheirSide.BUY : TheirSide.SELL, size: rnd.range(1, 10), price: buy ? mid - d : mid + d });
-  }
-  const after = heapUsed();
-  const [asks, bids] = ob.depth();
-  if (asks.length + bids.length === 0) throw new Error('heap test: empty book');
-  return (after - before) / HEAP_ORDERS;
 }
 
 // ------------------------------------------------------------------ formatting
@@ -433,13 +208,6 @@ function fmtOps(x: number): string {
   if (x >= 1e6) return `${(x / 1e6).toFixed(2)}M`;
   if (x >= 1e3) return `${(x / 1e3).toFixed(0)}k`;
   return x.toFixed(0);
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ');
-  const sep = widths.map((w) => '-'.repeat(w)).join('-|-');
-  return [line(rows[0]!), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
 // ------------------------------------------------------------------ main
@@ -585,8 +353,8 @@ if (WRITE_JSON) {
       prefill: r.stream.prefill,
       mix: r.stream.mix,
       resting: r.stream.resting,
-      spotSim: { medianOpsPerSec: r.oursMedian, runs: r.ours },
-      nodejsOrderBook: { medianOpsPerSec: r.theirsMedian, runs: r.theirs },
+      spotSim: { medianOpsPerSec: r.oursMedian, medianOpsPerCpuSec: median(r.ours.map((x) => x.opsPerCpuSec)), runs: r.ours },
+      nodejsOrderBook: { medianOpsPerSec: r.theirsMedian, medianOpsPerCpuSec: median(r.theirs.map((x) => x.opsPerCpuSec)), runs: r.theirs },
       ratio: r.ratio,
       enginesAgree: r.agree,
     })),

@@ -15,6 +15,7 @@
 
 import { createHmac } from 'node:crypto';
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { cpuShare } from './load-common.ts';
 
 export interface ClientJob {
   readonly id: number;
@@ -192,7 +193,6 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
   if (process.connected) process.send!({ measuring: job.id });
   const cpu0 = process.cpuUsage();
   const seconds = await phase(job.seconds);
-  const cpu = process.cpuUsage(cpu0);
   agent.destroy();
   const requests = all.length;
   return {
@@ -206,7 +206,7 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
     bytesReceived,
     all: all.summary(),
     ...(job.scenario === 'order' ? { place: place.summary(), cancel: cancel.summary() } : {}),
-    clientCpu: (cpu.user + cpu.system) / 1e6 / seconds,
+    clientCpu: cpuShare(cpu0, seconds),
     socketsOpened,
   };
 }

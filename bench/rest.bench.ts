@@ -44,7 +44,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startSimulator, type Simulator } from '../src/index.ts';
 import type { ClientJob, ClientResult, LatencySummary } from './rest-client.ts';
-import { runInfo, flag, envNumber, forkReady, percentile, SERVER_ENV, SERVER_NODE_FLAGS } from './support.ts';
+import { runInfo, flag, envNumber, forkReady, percentile, SERVER_ENV, SERVER_NODE_FLAGS, table } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -88,13 +88,6 @@ function fmtRate(x: number): string {
 function fmtUs(us: number): string {
   if (!Number.isFinite(us)) return '-';
   return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ');
-  const sep = widths.map((w) => '-'.repeat(w)).join('-|-');
-  return [line(rows[0]!), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'NO');

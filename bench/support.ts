@@ -55,6 +55,14 @@ export async function stopChild(child: import('node:child_process').ChildProcess
   clearTimeout(timer);
 }
 
+/** Rows (the first is the header) as a plain-text table with aligned columns. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ');
+  const sep = widths.map((w) => '-'.repeat(w)).join('-|-');
+  return [line(rows[0]!), sep, ...rows.slice(1).map(line)].join('\n');
+}
+
 /** The value at quantile `p` (0..1) of ascending `sorted` (nearest rank); NaN when empty. */
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   const n = sorted.length;

@@ -19,20 +19,12 @@
 //          for every depthUpdate the delay (receive wall time - the event's `E`) and the
 //          update-id continuity (U == previous u + 1) per connection.
 
-import { createHmac, createPrivateKey, createSecretKey, sign, type KeyObject } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
+import { cpuShare, openWs as open, orderIdOf, replyId, replyOk } from './load-common.ts';
+import { setUp, Signer, type Auth } from './ws-requests.ts';
 
-export type AuthMode = 'echo' | 'hmac' | 'logon';
-
-export interface Auth {
-  readonly mode: AuthMode;
-  readonly apiKey: string;
-  /** HMAC secret (mode hmac). */
-  readonly apiSecret: string;
-  /** PKCS#8 PEM of the Ed25519 private key (mode logon). */
-  readonly privateKeyPem: string;
-}
+export type { Auth, AuthMode } from './ws-requests.ts';
 
 export type ClientJob =
   | { readonly id: number; readonly kind: 'rtt'; readonly url: string; readonly auth: Auth; readonly warmupSeconds: number; readonly seconds: number; readonly maxSamples: number }
@@ -100,168 +92,7 @@ export interface ClientReport {
   error?: string;
 }
 
-const SYMBOL = 'BTCUSDT';
-/** LIMIT BUY 0.001 BTCUSDT @ 50000 GTC: rests (far below the 60000 start mid), locks 50 USDT. */
-const ORDER_FIELDS: ReadonlyArray<readonly [string, string]> = [
-  ['symbol', SYMBOL],
-  ['side', 'BUY'],
-  ['type', 'LIMIT'],
-  ['timeInForce', 'GTC'],
-  ['quantity', '0.001'],
-  ['price', '50000'],
-];
-
 const report = (m: ClientReport) => process.send!(m);
-const zeroMask = (mask: Buffer) => {
-  mask[0] = 0;
-  mask[1] = 0;
-  mask[2] = 0;
-  mask[3] = 0;
-};
-
-function cpuShare(since: NodeJS.CpuUsage, seconds: number): number {
-  const c = process.cpuUsage(since);
-  return (c.user + c.system) / 1e6 / seconds;
-}
-
-function open(url: string): Promise<WebSocket> {
-  return new Promise((res, rej) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, generateMask: zeroMask });
-    ws.once('open', () => {
-      ws.off('error', rej);
-      res(ws);
-    });
-    ws.once('error', rej);
-  });
-}
-
-// ------------------------------------------------------------------ requests
-
-/** Builds signed request frames; `{"id":<id>,"method":...}` so the reply's id is at byte 6. */
-class Signer {
-  private readonly ed25519: KeyObject | null;
-  private readonly hmacKey: KeyObject | null;
-  /** After session.logon: requests carry only their timestamp (spec 5.3). */
-  session = false;
-
-  constructor(private readonly auth: Auth) {
-    this.ed25519 = auth.mode === 'logon' ? createPrivateKey(auth.privateKeyPem) : null;
-    this.hmacKey = auth.apiSecret === '' ? null : createSecretKey(Buffer.from(auth.apiSecret, 'utf8'));
-  }
-
-  /** A request frame: with `signed`, apiKey + signature over the sorted `k=v&...` payload. */
-  frame(id: number, method: string, fields: ReadonlyArray<readonly [string, string]>, signed: boolean): string {
-    const params: Array<readonly [string, string]> = [...fields, ['timestamp', String(Date.now())]];
-    if (signed) {
-      params.push(['apiKey', this.auth.apiKey]);
-      params.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      const payload = params.map(([k, v]) => `${k}=${v}`).join('&');
-      params.push(['signature', this.sign(payload)]);
-    }
-    let body = '';
-    for (const [k, v] of params) body += `${body === '' ? '' : ','}"${k}":${JSON.stringify(v)}`;
-    return `{"id":${id},"method":"${method}","params":{${body}}}`;
-  }
-
-  // The two hot frames, written out (the same text `frame` builds, checked once in `selfCheck`):
-  // sorted payload apiKey, orderId|price.., symbol.., timestamp, type; params in that order.
-
-  place(id: number): string {
-    const ts = Date.now();
-    if (this.session) {
-      return `{"id":${id},"method":"order.place","params":{"symbol":"${SYMBOL}","side":"BUY","type":"LIMIT","timeInForce":"GTC","quantity":"0.001","price":"50000","timestamp":"${ts}"}}`;
-    }
-    const k = this.auth.apiKey;
-    const payload = `apiKey=${k}&price=50000&quantity=0.001&side=BUY&symbol=${SYMBOL}&timeInForce=GTC&timestamp=${ts}&type=LIMIT`;
-    return `{"id":${id},"method":"order.place","params":{"apiKey":"${k}","price":"50000","quantity":"0.001","side":"BUY","symbol":"${SYMBOL}","timeInForce":"GTC","timestamp":"${ts}","type":"LIMIT","signature":"${this.sign(payload)}"}}`;
-  }
-
-  cancel(id: number, orderId: string): string {
-    const ts = Date.now();
-    if (this.session) return `{"id":${id},"method":"order.cancel","params":{"symbol":"${SYMBOL}","orderId":"${orderId}","timestamp":"${ts}"}}`;
-    const k = this.auth.apiKey;
-    const payload = `apiKey=${k}&orderId=${orderId}&symbol=${SYMBOL}&timestamp=${ts}`;
-    return `{"id":${id},"method":"order.cancel","params":{"apiKey":"${k}","orderId":"${orderId}","symbol":"${SYMBOL}","timestamp":"${ts}","signature":"${this.sign(payload)}"}}`;
-  }
-
-  private sign(payload: string): string {
-    return this.ed25519 !== null
-      ? sign(null, Buffer.from(payload), this.ed25519).toString('base64')
-      : createHmac('sha256', this.hmacKey!).update(payload).digest('hex');
-  }
-
-  /** The written-out frames equal what the generic builder makes (same millisecond retried). */
-  selfCheck(): void {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const a = [this.place(7), this.cancel(8, '42')];
-      const b = [this.frame(7, 'order.place', ORDER_FIELDS, !this.session), this.frame(8, 'order.cancel', [['symbol', SYMBOL], ['orderId', '42']], !this.session)];
-      const norm = (f: string) => JSON.stringify(Object.entries((JSON.parse(f) as { params: Record<string, string> }).params).sort());
-      if (a.every((f, i) => norm(f) === norm(b[i]!))) return;
-    }
-    throw new Error('the written-out order frames differ from the generic ones');
-  }
-}
-
-/** `{"id":<digits>` at the start of a reply frame: the id, or -1 for anything else (events). */
-function replyId(data: Buffer): number {
-  // {"id":  = 7b 22 69 64 22 3a
-  if (data.length < 8 || data[2] !== 0x69 || data[3] !== 0x64) return -1;
-  let n = 0;
-  for (let i = 6; i < data.length; i++) {
-    const c = data[i]!;
-    if (c < 0x30 || c > 0x39) break;
-    n = n * 10 + (c - 0x30);
-  }
-  return n;
-}
-
-/** Whether the reply says `"status":200` (its text right after the id). */
-function replyOk(data: Buffer): boolean {
-  const at = data.indexOf('"status":', 6);
-  return at > 0 && data[at + 9] === 0x32 && data[at + 10] === 0x30 && data[at + 11] === 0x30;
-}
-
-function orderIdOf(data: Buffer): string | null {
-  const at = data.indexOf('"orderId":');
-  if (at < 0) return null;
-  let end = at + 10;
-  while (end < data.length && data[end]! >= 0x30 && data[end]! <= 0x39) end++;
-  return end > at + 10 ? data.toString('latin1', at + 10, end) : null;
-}
-
-/** Sends one frame and resolves with the reply carrying its id (setup requests only). */
-function request(ws: WebSocket, id: number, frame: string): Promise<Buffer> {
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => {
-      ws.off('message', onMessage);
-      rej(new Error(`no reply to request ${id} within 5 s`));
-    }, 5000);
-    const onMessage = (data: Buffer) => {
-      if (replyId(data) !== id) return;
-      clearTimeout(timer);
-      ws.off('message', onMessage);
-      if (!replyOk(data)) rej(new Error(`request ${id} refused: ${data.toString('utf8')}`));
-      else res(data);
-    };
-    ws.on('message', onMessage);
-    ws.send(frame);
-  });
-}
-
-async function setUp(ws: WebSocket, signer: Signer, auth: Auth, subscribe: boolean): Promise<void> {
-  if (auth.mode === 'logon') {
-    await request(ws, 900_000_001, signer.frame(900_000_001, 'session.logon', [], true));
-    signer.session = true;
-  }
-  if (subscribe) {
-    // Signed (Ed25519 or HMAC) even on a logged-on session: the .signature form authenticates itself.
-    const was = signer.session;
-    signer.session = false;
-    await request(ws, 900_000_002, signer.frame(900_000_002, 'userDataStream.subscribe.signature', [], true));
-    signer.session = was;
-  }
-}
-
 // ------------------------------------------------------------------ rtt
 
 async function runRtt(job: Extract<ClientJob, { kind: 'rtt' }>): Promise<RttResult> {

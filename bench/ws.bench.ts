@@ -54,7 +54,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { startSimulator, type SimConfigInput, type Simulator } from '../src/index.ts';
 import type { DepthDiff, Touch } from '../src/core/types.ts';
 import type { Auth, ClientJob, ClientReport, ClientResult, DepthResult, PipeResult, RttResult } from './ws-client.ts';
-import { runInfo, flag, envNumber, forkReady, percentile, stopChild } from './support.ts';
+import { runInfo, flag, envNumber, forkReady, percentile, stopChild, table } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(THIS_FILE);
@@ -110,13 +110,6 @@ const fmtRate = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleStrin
 const fmtPct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : '-');
 const fmtRatio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}x` : '-');
 const yesNo = (b: boolean) => (b ? 'yes' : 'NO');
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ');
-  const sep = widths.map((w) => '-'.repeat(w)).join('-|-');
-  return [line(rows[0]!), sep, ...rows.slice(1).map(line)].join('\n');
-}
 
 // ------------------------------------------------------------------ client processes
 

@@ -35,8 +35,11 @@ export class Exchange {
   private readonly matcher: Matcher;
   private readonly desk: AccountDesk;
   private readonly generator: CounterpartyGenerator;
-  /** Commands under way: the generator's, inside `advance`, add their events to its outcome. */
-  private running = 0;
+  /**
+   * Inside `advance`: the generator's commands add their events to its outcome. Only `advance`
+   * nests commands, so the common path needs no try/finally (which kept `run` out of line).
+   */
+  private advancing = false;
   /**
    * Told after each outermost command: the edge's scheduler looks again, since a depth batch
    * may now be due (a command can change the book without any event, e.g. a resting order).
@@ -104,39 +107,44 @@ export class Exchange {
    * so a driver tick still ends with one balance event.
    */
   submit<C extends Command>(cmd: C): Outcome<ResultOf<C>> {
-    this.running++;
-    let result: unknown;
-    try {
-      result = this.run(cmd);
-    } finally {
-      this.running--;
-    }
+    const result = this.run(cmd);
+    // The generator's commands inside `advance`: their events join the outer command's.
     let events = NO_EVENTS;
-    if (this.running === 0) {
+    if (!this.advancing) {
       this.desk.takeBalanceEvent(cmd.now);
       events = this.events.take();
       this.afterCommand?.();
     }
-    if (result instanceof ApiError) return { ok: false, error: result, events };
-    return { ok: true, value: result as ResultOf<C>, events };
+    return result instanceof ApiError ? { ok: false, error: result, events } : { ok: true, value: result as ResultOf<C>, events };
   }
 
+  /**
+   * The commands of the order flow (the generator's, the account's orders) first, the rest in
+   * `runOther`: a switch small enough for V8 to inline into `submit` and its callers (152
+   * bytes of bytecode; with every case here it was 608, over V8's 460 and always called).
+   */
   private run(cmd: Command): unknown {
     switch (cmd.type) {
       case 'counterpartyLimit':
         return this.counterpartyLimit(cmd);
       case 'counterpartyCancel':
         return this.counterpartyCancel(cmd.key);
-      case 'counterpartyCancelAt': {
-        const order = this.registry.counterpartyResting[cmd.symbolIndex]![cmd.slot];
-        return order !== undefined && this.counterpartyCancel(order.id);
-      }
+      case 'counterpartyCancelAt':
+        return this.counterpartyCancelAt(cmd.symbolIndex, cmd.slot);
       case 'counterpartyTake':
         return this.counterpartyTake(cmd);
       case 'place':
         return this.desk.place(cmd);
       case 'cancel':
         return this.desk.cancel(cmd);
+      default:
+        return this.runOther(cmd);
+    }
+  }
+
+  /** The rest: account order management, faults, and the driver's time-driven commands. */
+  private runOther(cmd: Exclude<Command, { type: 'counterpartyLimit' | 'counterpartyCancel' | 'counterpartyCancelAt' | 'counterpartyTake' | 'place' | 'cancel' }>): unknown {
+    switch (cmd.type) {
       case 'cancelAll':
         return this.desk.cancelAll(cmd);
       case 'amend':
@@ -149,7 +157,12 @@ export class Exchange {
         this.generator.setLatentMid(cmd.symbolIndex, cmd.mid);
         return null;
       case 'advance':
-        this.generator.advance(this, cmd.now, cmd.maxSteps);
+        this.advancing = true;
+        try {
+          this.generator.advance(this, cmd.now, cmd.maxSteps);
+        } finally {
+          this.advancing = false;
+        }
         return null;
       case 'flushDepth':
         return this.matcher.flushDepth(cmd.now);
@@ -182,6 +195,11 @@ export class Exchange {
     this.matcher.match(inst, order, cmd.price, cmd.now, null);
     this.registry.spare(order);
     return null;
+  }
+
+  private counterpartyCancelAt(symbolIndex: number, slot: number): boolean {
+    const order = this.registry.counterpartyResting[symbolIndex]![slot];
+    return order !== undefined && this.counterpartyCancel(order.id);
   }
 
   private counterpartyCancel(key: number): boolean {

@@ -11,6 +11,15 @@ import type { Order } from './book.ts';
 /** Counterparty keys are -(generation * SLOT_LIMIT + slot + 1): negative, and exact in a double. */
 const SLOT_LIMIT = 2 ** 22;
 
+/**
+ * The slot of a counterparty key. Its low 22 bits, read with a bitwise AND: exact for any key
+ * below 2^53 (ToInt32 keeps the low 32 bits), where `% SLOT_LIMIT` on a key past the small-integer
+ * range (generation 256 on) is a floating-point remainder, a call out of optimized code.
+ */
+function slotOf(key: number): number {
+  return (-key - 1) & (SLOT_LIMIT - 1);
+}
+
 export class OrderIndex {
   private readonly account = new Map<number, Order>();
   private readonly slots: (Order | null)[] = [];
@@ -42,7 +51,7 @@ export class OrderIndex {
 
   get(key: number): Order | undefined {
     if (key >= 0) return this.account.get(key);
-    const order = this.slots[(-key - 1) % SLOT_LIMIT];
+    const order = this.slots[slotOf(key)];
     return order != null && order.id === key ? order : undefined;
   }
 
@@ -51,14 +60,14 @@ export class OrderIndex {
       this.account.set(key, order);
       return;
     }
-    const slot = (-key - 1) % SLOT_LIMIT;
+    const slot = slotOf(key);
     if (this.slots[slot] == null) this.counterpartyCount++;
     this.slots[slot] = order;
   }
 
   delete(key: number): boolean {
     if (key >= 0) return this.account.delete(key);
-    const slot = (-key - 1) % SLOT_LIMIT;
+    const slot = slotOf(key);
     const order = this.slots[slot];
     if (order == null || order.id !== key) return false;
     this.slots[slot] = null;

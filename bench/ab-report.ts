@@ -1,0 +1,71 @@
+// Writes bench/REPORT.md from `npm run bench:ab` results (bench/results/ab-<sha>.json, or the
+// files named): one A/B table per run (base, head, head/base, spreads, beyond the spread or
+// not). Every performance figure in the report is a ratio measured in one run.
+//
+//   npx tsx bench/ab-report.ts [ab.json ...]       (default: every bench/results/ab-*.json)
+
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = dirname(fileURLToPath(import.meta.url));
+const resultsDir = join(dir, 'results');
+
+interface AbFigure {
+  bench: string;
+  figure: string;
+  unit: string;
+  base: number[];
+  head: number[];
+  // NaN (a side without the figure) is written to JSON as null.
+  baseMedian: number | null;
+  headMedian: number | null;
+  headOverBase: number | null;
+  baseSpread: number | null;
+  headSpread: number | null;
+  verdict: 'better' | 'worse' | 'within spread';
+}
+
+interface AbRun {
+  date: string;
+  node: string;
+  base: { ref: string; sha: string };
+  head: { sha: string; dirty: boolean };
+  rounds: number;
+  args?: string[];
+  loadAverageAtEnd: number[];
+  baseScripts: Record<string, string>;
+  figures: AbFigure[];
+}
+
+const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : existsSync(resultsDir) ? readdirSync(resultsDir).filter((f) => /^ab-.*\.json$/.test(f)).map((f) => join(resultsDir, f)) : [];
+const runs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as AbRun);
+
+const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '—' : Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+const pct = (v: number | null): string => (v !== null && Number.isFinite(v) && v !== 0 ? `±${((v * 100) / 2).toFixed(1)}%` : '—');
+
+const lines = [
+  '# Performance report',
+  '',
+  'Written by `npx tsx bench/ab-report.ts` from `npm run bench:ab` results. Each table is one run: the',
+  'base commit and the head measured alternately (base-head, head-base, ...), each figure the median of',
+  'the rounds, spread = half the range over the rounds relative to the median, "beyond spread" = the two',
+  "sides' ranges do not overlap. Absolute figures depend on the machine and its load (the runs below",
+  'shared 2 cores with other work, load average 15-24); compare the ratios.',
+  '',
+];
+for (const run of runs) {
+  lines.push(`## base ${run.base.sha.slice(0, 7)} (${run.base.ref}) vs head ${run.head.sha.slice(0, 7)}${run.head.dirty ? '+' : ''}`, '');
+  lines.push(`${run.date}, node ${run.node}, ${run.rounds} rounds${run.args && run.args.length > 0 ? `, bench flags \`${run.args.join(' ')}\`` : ''}, load average at the end ${run.loadAverageAtEnd.map((v) => v.toFixed(1)).join(' / ')}.`);
+  for (const [bench, how] of Object.entries(run.baseScripts)) lines.push(`- ${bench}: base measured by ${how}`);
+  lines.push('', '| figure | unit | base | head | head/base | base spread | head spread | beyond spread |', '|---|---|---|---|---|---|---|---|');
+  for (const f of run.figures) {
+    lines.push(`| ${f.figure} | ${f.unit} | ${fmt(f.baseMedian)} | ${fmt(f.headMedian)} | ${f.headOverBase === null || !Number.isFinite(f.headOverBase) ? '—' : f.headOverBase.toFixed(3)} | ${pct(f.baseSpread)} | ${pct(f.headSpread)} | ${f.verdict === 'within spread' ? 'no' : `yes (${f.verdict})`} |`);
+  }
+  lines.push('');
+}
+if (runs.length === 0) lines.push('No A/B results found (run `npm run bench:ab -- <base-ref>` first).', '');
+const out = join(dir, 'REPORT.md');
+writeFileSync(out, lines.join('\n'));
+console.log(lines.join('\n'));
+console.log(`written: ${out}`);

@@ -1,0 +1,194 @@
+// The engine bench's seeded op stream (bench/engine.bench.ts): the scenarios' parameters, the
+// generator that draws each op and runs it through an oracle book (a spot-sim Exchange) to know
+// which orders rest, and the stream as typed arrays both engines replay. How it is built is
+// described at the top of engine.bench.ts.
+
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { resolveConfig } from '../src/config/index.ts';
+import { Exchange } from '../src/core/exchange.ts';
+
+export const T0 = 1_700_000_000_000;
+export const SEED = 0x5eed_2024;
+
+// ------------------------------------------------------------------ engines under test
+
+export const config = resolveConfig({ sim: { generator: { enabled: false } } });
+export const SYMBOL = 'BTCUSDT';
+
+export function newExchange(): { ex: Exchange; sym: number; mid: number } {
+  const ex = new Exchange(config, T0);
+  const inst = ex.instrument(SYMBOL);
+  if (inst === undefined) throw new Error(`${SYMBOL} is not configured`);
+  return { ex, sym: inst.index, mid: inst.startMid };
+}
+
+/** Cancels a counterparty order by book key; whether it was still resting. */
+export function cancelled(ex: Exchange, key: number, now: number): boolean {
+  const outcome = ex.submit({ type: 'counterpartyCancel', now, key });
+  return outcome.ok && outcome.value;
+}
+
+// ------------------------------------------------------------------ seeded op stream
+
+export const LIMIT = 0;
+export const CANCEL = 1;
+export const MARKET = 2;
+export const BUY = 0;
+export const SELL = 1;
+
+export class Rand {
+  private readonly g: ReturnType<typeof xoroshiro128plus>;
+  constructor(seed: number) {
+    this.g = xoroshiro128plus(seed);
+  }
+  /** Uniform integer in [0, n). */
+  below(n: number): number {
+    return Math.floor(((this.g.next() >>> 0) * n) / 4294967296);
+  }
+  /** Uniform integer in [lo, hi]. */
+  range(lo: number, hi: number): number {
+    return lo + this.below(hi - lo + 1);
+  }
+  chance(p: number): boolean {
+    return (this.g.next() >>> 0) < p * 4294967296;
+  }
+}
+
+export interface Scenario {
+  readonly name: 'shallow' | 'deep';
+  readonly label: string;
+  /** Resting orders the stream keeps the book around (and the untimed pre-fill size). */
+  readonly target: number;
+  /** Passive limits land 1..spread ticks from the mid on their own side. */
+  readonly spread: number;
+  /** Aggressive limits land 1..cross ticks through the mid. */
+  readonly cross: number;
+  /** Share of aggressive limits when the book is at its target size (found by trial). */
+  readonly aggressiveBase: number;
+  /** Timed ops per run. */
+  readonly ops: number;
+  readonly seed: number;
+}
+
+export interface OpStream {
+  readonly scenario: Scenario;
+  /** Ops [0, prefill) build the starting book (untimed); [prefill, length) are timed. */
+  readonly prefill: number;
+  readonly length: number;
+  readonly kind: Uint8Array;
+  readonly side: Uint8Array;
+  readonly price: Int32Array;
+  readonly qty: Int32Array;
+  /** CANCEL: the op index of the LIMIT it cancels. */
+  readonly target: Int32Array;
+  /** LIMIT: nodejs-order-book's id (String(op index)); '' for other ops. */
+  readonly ids: string[];
+  readonly mix: { limit: number; cancel: number; market: number; aggressive: number; cancelsOfGone: number };
+  /** Oracle's resting count over the timed part. */
+  readonly resting: { min: number; max: number; mean: number; end: number };
+}
+
+export function generate(s: Scenario): OpStream {
+  const rnd = new Rand(s.seed);
+  const { ex: oracle, sym, mid } = newExchange();
+  const prefill = s.target;
+  const length = prefill + s.ops;
+  const kind = new Uint8Array(length);
+  const side = new Uint8Array(length);
+  const price = new Int32Array(length);
+  const qty = new Int32Array(length);
+  const target = new Int32Array(length).fill(-1);
+  const ids: string[] = new Array<string>(length).fill('');
+  const keyOf = new Int32Array(length); // oracle's book key per LIMIT op (0: did not rest)
+  const live: number[] = []; // op indices of limits that rested and were not cancelled (may have filled since)
+  const now = T0;
+  let nLimit = 0;
+  let nCancel = 0;
+  let nMarket = 0;
+  let nAggressive = 0;
+  let nGone = 0;
+  let rMin = Infinity;
+  let rMax = 0;
+  let rSum = 0;
+
+  const placeLimit = (i: number, sd: number, px: number, q: number): void => {
+    kind[i] = LIMIT;
+    side[i] = sd;
+    price[i] = px;
+    qty[i] = q;
+    ids[i] = String(i);
+    const placed = oracle.submit({ type: 'counterpartyLimit', now, symbolIndex: sym, side: sd === BUY ? 'BUY' : 'SELL', price: px, lots: q });
+    const key = placed.ok ? placed.value : 0;
+    keyOf[i] = key;
+    if (key !== 0) live.push(i);
+  };
+
+  for (let i = 0; i < prefill; i++) {
+    const sd = rnd.below(2);
+    const d = 1 + rnd.below(s.spread);
+    placeLimit(i, sd, sd === BUY ? mid - d : mid + d, rnd.range(1, 10));
+  }
+
+  for (let i = prefill; i < length; i++) {
+    const resting = oracle.state.counterpartyResting[sym]!.length;
+    const u = rnd.below(100);
+    if (u < 70) {
+      nLimit++;
+      // Feedback: more aggressive (crossing) limits when the book is above its target size.
+      const pAggressive = Math.min(0.8, Math.max(0.02, s.aggressiveBase + (2 * (resting - s.target)) / s.target));
+      const sd = rnd.below(2);
+      if (rnd.chance(pAggressive)) {
+        nAggressive++;
+        const d = 1 + rnd.below(s.cross);
+        placeLimit(i, sd, sd === BUY ? mid + d : mid - d, rnd.range(1, 40));
+      } else {
+        const d = 1 + rnd.below(s.spread);
+        placeLimit(i, sd, sd === BUY ? mid - d : mid + d, rnd.range(1, 10));
+      }
+    } else if (u < 95) {
+      nCancel++;
+      kind[i] = CANCEL;
+      let t = -1;
+      let hit = false;
+      for (let attempt = 0; attempt < 8 && live.length > 0; attempt++) {
+        const j = rnd.below(live.length);
+        t = live[j]!;
+        live[j] = live[live.length - 1]!;
+        live.pop();
+        if (cancelled(oracle, keyOf[t]!, now)) {
+          hit = true;
+          break;
+        }
+      }
+      if (t < 0) t = rnd.below(prefill); // nothing to pick from: a (likely) not-found cancel
+      if (!hit) {
+        nGone++;
+        cancelled(oracle, keyOf[t]!, now); // no-op unless it still rests
+      }
+      target[i] = t;
+    } else {
+      nMarket++;
+      kind[i] = MARKET;
+      side[i] = rnd.below(2);
+      qty[i] = rnd.range(1, 50);
+      oracle.submit({ type: 'counterpartyTake', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: null, lots: qty[i]! });
+    }
+    if (resting < rMin) rMin = resting;
+    if (resting > rMax) rMax = resting;
+    rSum += resting;
+  }
+  const n = s.ops;
+  return {
+    scenario: s,
+    prefill,
+    length,
+    kind,
+    side,
+    price,
+    qty,
+    target,
+    ids,
+    mix: { limit: nLimit / n, cancel: nCancel / n, market: nMarket / n, aggressive: nAggressive / Math.max(1, nLimit), cancelsOfGone: nGone / Math.max(1, nCancel) },
+    resting: { min: rMin, max: rMax, mean: rSum / n, end: oracle.state.counterpartyResting[sym]!.length },
+  };
+}

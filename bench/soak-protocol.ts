@@ -1,0 +1,149 @@
+// The IPC protocol between bench/soak.ts and its load process bench/soak-client.ts: the jobs,
+// their results, and the mergeable latency histogram both sides read.
+
+export interface Histogram {
+  /** Width of a bin, ms. */
+  readonly binMs: number;
+  /** Counts per bin from 0; the last bin holds everything above the range. */
+  readonly bins: number[];
+  readonly n: number;
+  readonly sum: number;
+  readonly max: number;
+  /** Samples below 0 (clock granularity: `E` is whole ms), counted in bin 0. */
+  readonly negative: number;
+}
+
+const HIST_BIN_MS = 0.1;
+const HIST_BINS = 50_001; // 0 .. 5000 ms, then overflow
+
+export interface MdStatus {
+  readonly open: number;
+  readonly opened: number;
+  readonly closed: number;
+  readonly errors: number;
+  readonly firstError: string | null;
+  readonly depthMessages: number;
+  readonly tradeMessages: number;
+  readonly gaps: number;
+  readonly firstGap: string | null;
+}
+
+export interface WindowResult {
+  readonly depth: Histogram;
+  readonly trade: Histogram;
+  readonly seconds: number;
+  /** Share of one core this process used over the window. */
+  readonly cpu: number;
+  /** This process's event-loop delay over the window, ms (its own lag adds to the delays it measures). */
+  readonly loopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number };
+}
+
+export interface TradeResult {
+  readonly placed: number;
+  readonly acked: number;
+  readonly placeErrors: number;
+  readonly cancels: number;
+  readonly cancelErrors: number;
+  readonly firstError: string | null;
+  readonly sawNew: number;
+  readonly sawFinal: number;
+  readonly finals: Record<string, number>;
+  readonly missingNew: number;
+  readonly missingFinal: number;
+  readonly finalBeforeNew: number;
+  readonly examplesMissing: string[];
+  readonly placeRttMs: Histogram;
+  readonly closed: boolean;
+  readonly seconds: number;
+}
+
+export interface PingResult {
+  readonly ok: number;
+  readonly failed: number;
+  readonly firstError: string | null;
+  readonly latencyMs: Histogram;
+  /** The longest stretch without a successful ping, ms. */
+  readonly longestGapMs: number;
+}
+
+export interface ChurnResult {
+  readonly kind: 'ws' | 'http';
+  readonly ok: number;
+  readonly failed: number;
+  readonly firstError: string | null;
+  readonly seconds: number;
+  readonly requests: number;
+}
+
+export interface AbuseCategory {
+  readonly name: string;
+  readonly port: 'http' | 'https';
+  readonly count: number;
+  /** Connections the server closed (or that the client reset itself), and when. */
+  readonly freed: number;
+  readonly freedMsMax: number;
+  readonly freedMsMedian: number;
+  /** What the server answered, if anything (first bytes of the first reply). */
+  readonly reply: string | null;
+  readonly connectErrors: number;
+}
+
+export interface AbuseResult {
+  readonly categories: AbuseCategory[];
+  readonly seconds: number;
+}
+
+export type Job = { readonly id: number } & (
+  | { readonly kind: 'md-open'; readonly url: string; readonly count: number }
+  | { readonly kind: 'md-status' }
+  | { readonly kind: 'window-start' }
+  | { readonly kind: 'window-end' }
+  | { readonly kind: 'slow-md-open'; readonly url: string }
+  | { readonly kind: 'slow-md-close' }
+  | { readonly kind: 'slow-api-open'; readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly intervalMs: number; readonly depthLimit: number }
+  | { readonly kind: 'slow-api-close' }
+  | { readonly kind: 'trade-start'; readonly url: string; readonly apiKey: string; readonly apiSecret: string; readonly ratePerSec: number; readonly tag: string }
+  | { readonly kind: 'trade-stop'; readonly settleSeconds: number }
+  | { readonly kind: 'ping-start'; readonly http: string; readonly https: string; readonly intervalMs: number; readonly timeoutMs: number }
+  | { readonly kind: 'ping-stop' }
+  | { readonly kind: 'churn-ws'; readonly url: string; readonly count: number; readonly concurrency: number; readonly timeoutSeconds: number }
+  | { readonly kind: 'churn-http'; readonly host: string; readonly port: number; readonly count: number; readonly concurrency: number; readonly requestsPerConnection: number; readonly timeoutSeconds: number }
+  | {
+      readonly kind: 'abuse';
+      readonly host: string;
+      readonly httpPort: number;
+      readonly httpsPort: number;
+      readonly perCategory: number;
+      readonly boundSeconds: number;
+    }
+);
+
+export type Reply = { readonly id: number; readonly ok: true; readonly result?: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+export type Hello = { readonly ready: true };
+
+// ------------------------------------------------------------------ histograms
+
+export class Hist {
+  readonly bins = new Uint32Array(HIST_BINS);
+  n = 0;
+  sum = 0;
+  max = -Infinity;
+  negative = 0;
+
+  add(ms: number): void {
+    this.n++;
+    this.sum += ms;
+    if (ms > this.max) this.max = ms;
+    if (ms < 0) {
+      this.negative++;
+      this.bins[0]!++;
+      return;
+    }
+    const b = Math.floor(ms / HIST_BIN_MS);
+    this.bins[b < HIST_BINS - 1 ? b : HIST_BINS - 1]!++;
+  }
+
+  toJSON(): Histogram {
+    return { binMs: HIST_BIN_MS, bins: Array.from(this.bins), n: this.n, sum: this.sum, max: this.n === 0 ? 0 : this.max, negative: this.negative };
+  }
+}
