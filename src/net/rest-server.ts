@@ -43,7 +43,11 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
+    // A reset while the body arrives is a barrier (docs/events.md): the request belongs to the
+    // world before it and is answered as a closed connection would be.
+    const world = options.outbox.stamp();
     readBody(req, (body) => {
+      if (!options.outbox.isCurrent(world)) return void res.destroy();
       if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
       if (options.extraRoutes?.(req, res, path, body)) return;
       const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
@@ -70,23 +74,27 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
         send(res, reply);
         options.outbox.publish(reply.events);
       } else {
-        replyWithFault(res, reply, fault, options.outbox);
+        replyWithFault(res, reply, fault, options.outbox, world);
       }
     });
   };
 }
 
 /**
- * A reply a fault rule acts on (API.md 3.1): after `delayMs` (the held reply keeps the events it caused and publishes them then), or
- * never (`swallow`: the connection stays open until the rule is removed), or the connection
- * closes instead (`close`). The request was carried out either way.
+ * A reply a fault rule acts on (API.md 3.1): after `delayMs`, or never (`swallow`: the
+ * connection stays open until the rule is removed), or the connection closes instead (`close`).
+ * The request was carried out either way; its account events keep their place in the account's
+ * stream until the reply's time (later events wait behind them, docs/events.md). A reset before
+ * then is a barrier: the connection closes and the events are never delivered.
  */
-function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox): void {
+function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox, world: number): void {
+  const held = outbox.hold(reply.events);
   const finish = () => {
+    if (!outbox.isCurrent(world)) return void res.destroy();
     if (fault.outcome === 'send') send(res, reply);
     else if (fault.outcome === 'close') res.destroy();
     else res.once('close', fault.hold(() => res.destroy()));
-    outbox.publish(reply.events);
+    held.release();
   };
   if (fault.delayMs === 0) return finish();
   setTimeout(finish, fault.delayMs).unref();
