@@ -202,6 +202,11 @@ export class Simulator {
     return this.outbox.observeBatches(listener);
   }
 
+  /** @internal Account-event batches held by a fault or waiting behind one (0: the stream is live); the model test waits on it. */
+  get pendingAccountEvents(): number {
+    return this.outbox.pendingAccountEvents;
+  }
+
   /** @internal The current exchange core (tests and benchmarks of this repository reach it). */
   get exchange(): Exchange {
     return this.core.current;
