@@ -8,6 +8,7 @@ import { REST_PATHS, REST_ROUTES } from '../api/endpoints.ts';
 import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
+import { replyInUnit, timeUnitOf, type TimeUnit } from '../api/time-unit.ts';
 import { apiError, isApiError } from '../core/errors.ts';
 import type { ReplyFault } from '../faults/rules.ts';
 import type { Outbox } from './outbox.ts';
@@ -70,11 +71,12 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       }
       options.onReply?.(endpoint.id, reply);
       const fault = service.faults.replyFault(endpoint, 'rest');
+      const unit = timeUnitOf(headerValue(req, 'x-mbx-time-unit'));
       if (fault.delayMs === 0 && fault.outcome === 'send') {
-        send(res, reply);
+        send(res, reply, false, unit);
         options.outbox.publish(reply.events);
       } else {
-        replyWithFault(res, reply, fault, options.outbox, world);
+        replyWithFault(res, reply, fault, options.outbox, world, unit);
       }
     });
   };
@@ -87,11 +89,11 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
  * stream until the reply's time (later events wait behind them, docs/events.md). A reset before
  * then is a barrier: the connection closes and the events are never delivered.
  */
-function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox, world: number): void {
+function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox, world: number, unit: TimeUnit): void {
   const held = outbox.hold(reply.events);
   const finish = () => {
     if (!outbox.isCurrent(world)) return void res.destroy();
-    if (fault.outcome === 'send') send(res, reply);
+    if (fault.outcome === 'send') send(res, reply, false, unit);
     else if (fault.outcome === 'close') res.destroy();
     else res.once('close', fault.hold(() => res.destroy()));
     held.release();
@@ -169,12 +171,12 @@ function writeJson(res: ServerResponse, status: number, text: string, extra: str
   res.end(text);
 }
 
-function send(res: ServerResponse, reply: Reply, close = false): void {
+function send(res: ServerResponse, reply: Reply, close = false, unit: TimeUnit = 'MILLISECOND'): void {
   const weight = String(reply.usedWeight);
   const headers = ['X-MBX-USED-WEIGHT-1M', weight, 'X-MBX-USED-WEIGHT', weight];
   if (reply.orderCounts !== null) {
     headers.push('X-MBX-ORDER-COUNT-10S', String(reply.orderCounts.tenSeconds), 'X-MBX-ORDER-COUNT-1D', String(reply.orderCounts.day));
   }
   if (reply.retryAfterSeconds !== undefined) headers.push('Retry-After', String(reply.retryAfterSeconds));
-  writeJson(res, reply.status, jsonText(reply.body), headers, close);
+  writeJson(res, reply.status, replyInUnit(jsonText(reply.body), unit), headers, close);
 }

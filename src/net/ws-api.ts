@@ -12,6 +12,7 @@ import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
+import { eventInUnit, replyInUnit, type TimeUnit } from '../api/time-unit.ts';
 import { apiError, isApiError, type ApiError } from '../core/errors.ts';
 import { rawText } from './market-streams.ts';
 import type { HeldEvents, Outbox } from './outbox.ts';
@@ -50,6 +51,8 @@ export class WsApiConnection implements ConnectionControl {
     readonly peer: Peer,
     private readonly hooks: WsApiHooks,
     private readonly returnRateLimitsDefault: boolean,
+    /** `timeUnit=MICROSECOND` on the URL: replies and this connection's events in µs. */
+    private readonly timeUnit: TimeUnit = 'MILLISECOND',
   ) {
     peer.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     // Held replies keep their timer after a close: their frames go nowhere, but their events
@@ -182,7 +185,7 @@ export class WsApiConnection implements ConnectionControl {
   }
 
   private send(frame: string): void {
-    this.peer.send(frame);
+    this.peer.send(replyInUnit(frame, this.timeUnit));
   }
 
   // ------------------------------------------------------------------ ConnectionControl
@@ -215,7 +218,7 @@ export class WsApiConnection implements ConnectionControl {
     if (this.subscriptions.size > 0) throw apiError('SUBSCRIPTION_ACTIVE');
     if (this.nextSubscriptionId >= MAX_SUBSCRIPTION_IDS) throw apiError('MAX_SUBSCRIPTION_ID');
     const subscriptionId = this.nextSubscriptionId++;
-    const sink = { form: 'api' as const, peer: this.peer, subscriptionId, viaSession };
+    const sink = { form: 'api' as const, peer: this.peer, subscriptionId, viaSession, timeUnit: this.timeUnit };
     this.subscriptions.set(subscriptionId, sink);
     this.hooks.users.add(sink);
     return subscriptionId;
@@ -239,7 +242,7 @@ export class WsApiConnection implements ConnectionControl {
     const sink = this.subscriptions.get(subscriptionId)!;
     this.subscriptions.delete(subscriptionId);
     this.hooks.users.remove(sink);
-    const payload = this.hooks.users.eventStreamTerminated(now);
+    const payload = eventInUnit(this.hooks.users.eventStreamTerminated(now), this.timeUnit);
     queueMicrotask(() => this.peer.send(`{"subscriptionId":${subscriptionId},"event":${payload}}`));
   }
 }
