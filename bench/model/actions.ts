@@ -3,7 +3,7 @@
 // cancel can overtake a delayed WS API placement, a reset can land while replies are held),
 // then the world settles and is checked. Actions: orders, cancels, cancel-replaces and amends
 // over REST and the WS API, cancel-all, counterparty trades (sim.market, fillOpenOrder, the
-// generator through clock jumps), the fault presets and rules that hold, lose or duplicate
+// generator through clock jumps; cancels with cancelRestrictions), the fault presets and rules that hold, lose or duplicate
 // replies and events, closes of connections, resets.
 
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import type { ModelWorld } from './world.ts';
 type Via = 'rest' | 'ws';
 export type Action =
   | { k: 'place'; via: Via; conn: number; side: 'BUY' | 'SELL'; kind: 'GTC' | 'IOC' | 'MAKER' | 'MARKET'; off: number; lots: number }
-  | { k: 'cancel'; via: Via; conn: number; pick: number; byClientId: boolean }
+  | { k: 'cancel'; via: Via; conn: number; pick: number; restrict: 'ONLY_NEW' | 'ONLY_PARTIALLY_FILLED' | undefined }
   | { k: 'replace'; via: Via; conn: number; pick: number; off: number; lots: number; allowFailure: boolean }
   | { k: 'amend'; via: 'rest'; pick: number; lots: number }
   | { k: 'cancelAll'; via: Via; conn: number }
@@ -39,7 +39,7 @@ const pick = fc.nat({ max: 20 });
 
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 10, arbitrary: fc.record({ k: fc.constant('place' as const), via, conn, side, kind: fc.constantFrom('GTC' as const, 'GTC' as const, 'IOC' as const, 'MAKER' as const, 'MARKET' as const), off, lots }) },
-  { weight: 5, arbitrary: fc.record({ k: fc.constant('cancel' as const), via, conn, pick, byClientId: fc.boolean() }) },
+  { weight: 5, arbitrary: fc.record({ k: fc.constant('cancel' as const), via, conn, pick, restrict: fc.constantFrom(undefined, undefined, 'ONLY_NEW' as const, 'ONLY_PARTIALLY_FILLED' as const) }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('replace' as const), via, conn, pick, off, lots, allowFailure: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('amend' as const), via: fc.constant('rest' as const), pick, lots }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('cancelAll' as const), via, conn }) },
@@ -119,7 +119,7 @@ export async function perform(world: ModelWorld, a: Action, cid: () => string): 
     case 'cancel': {
       const id = pickOrder(a.pick);
       if (id === undefined) return;
-      const params = { symbol: SYMBOL, origClientOrderId: id, newClientOrderId: cid() };
+      const params = { symbol: SYMBOL, origClientOrderId: id, newClientOrderId: cid(), ...(a.restrict === undefined ? {} : { cancelRestrictions: a.restrict }) };
       return issue(world, a.via, a.conn, (api) => api.send('order.cancel', params), () => client.rest.cancelOrder(params));
     }
     case 'replace': {
