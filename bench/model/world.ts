@@ -8,7 +8,7 @@
 import WebSocket from 'ws';
 import { startSimulator, type Simulator } from '../../src/index.ts';
 import { SpotSimClient } from '../../src/client/index.ts';
-import { WsApiClient } from '../../src/client/ws-api.ts';
+import { WsApiClient } from '../../src/client/ws-api-methods.ts';
 import { hmacHex, wsPayload } from '../../src/client/signing.ts';
 import { AccountView, type Snapshot, type ViewOrder } from './view.ts';
 
@@ -85,7 +85,7 @@ export class ModelWorld {
   /** A trading connection (reopened when a fault or the model closed it). */
   async trader(conn: number): Promise<WsApiClient> {
     const open = this.traders[conn];
-    if (open !== null && open !== undefined && !open.frames.closed) return open;
+    if (open !== null && open !== undefined && !open.closed) return open;
     const api = new WsApiClient({ url: `${this.sim.urls.ws}/ws-api/v3`, credentials: this.sim.credentials, now: () => this.sim.now(), timeoutMs: DEADLINE_MS });
     await api.ready();
     this.traders[conn] = api;
