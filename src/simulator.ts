@@ -225,6 +225,11 @@ export class Simulator {
     return this.outbox.observeBatches(listener);
   }
 
+  /** @internal Account-event batches held by a fault or waiting behind one (0: the stream is live); the model test waits on it. */
+  get pendingAccountEvents(): number {
+    return this.outbox.pendingAccountEvents;
+  }
+
   /** @internal The current exchange core (tests and benchmarks of this repository reach it). */
   get exchange(): Exchange {
     return this.core.current;
@@ -298,8 +303,11 @@ export class Simulator {
    * Open WebSockets are closed, because update ids and order ids start over and a client must
    * resync; clients reconnect as after any drop. The fixture calls this before every test
    * (`simIsolation: 'test'`), so it is kept cheap: a fresh core replaces the old one.
+   * It is a barrier (docs/events.md): replies still held by a fault are answered as a closed
+   * connection, and no event of the world before it reaches a stream after it.
    */
   reset(): void {
+    this.outbox.reset();
     this.faults.clear();
     this.gateway.dropConnections(['market', 'api', 'user']);
     if (this.clock instanceof ManualClock) this.clock.rewind();

@@ -34,14 +34,14 @@ export const ENDPOINT_NOTES: Readonly<Record<string, EndpointNote>> = {
   'userDataStream.unsubscribe': { summary: 'Stop one (or every) user-data subscription of this connection.', params: 'subscriptionId?' },
   'order.place': {
     summary: 'Place an order (LIMIT, LIMIT_MAKER, MARKET).',
-    params: `symbol, side, type, timeInForce?, quantity? | quoteOrderQty?, price?, newClientOrderId?, newOrderRespType?, selfTradePreventionMode?, ${SIGNED}`,
+    params: `symbol, side, type, timeInForce?, quantity? | quoteOrderQty?, price?, newClientOrderId?, newOrderRespType?, selfTradePreventionMode?, strategyId?, strategyType? (>= 1000000), ${SIGNED}`,
   },
   'order.test': { summary: 'Validate an order without placing it; with computeCommissionRates, its commission.', params: `the order.place parameters, computeCommissionRates?, ${SIGNED}`, weight: '1, or 20 with computeCommissionRates=true' },
   'order.status': { summary: 'One of the account\'s orders.', params: `symbol, ${ORDER_REF}, ${SIGNED}` },
-  'order.cancel': { summary: 'Cancel an open order.', params: `symbol, ${ORDER_REF}, newClientOrderId?, ${SIGNED}` },
+  'order.cancel': { summary: 'Cancel an open order.', params: `symbol, ${ORDER_REF}, newClientOrderId?, cancelRestrictions? (ONLY_NEW, ONLY_PARTIALLY_FILLED), ${SIGNED}` },
   'order.cancelReplace': {
     summary: 'Cancel an order and place a new one in one request.',
-    params: `symbol, cancelReplaceMode, cancelOrderId | cancelOrigClientOrderId, cancelNewClientOrderId?, the order.place parameters, ${SIGNED}`,
+    params: `symbol, cancelReplaceMode, cancelOrderId | cancelOrigClientOrderId, cancelNewClientOrderId?, cancelRestrictions?, orderRateLimitExceededMode? (DO_NOTHING, CANCEL_ONLY), the order.place parameters, ${SIGNED}`,
   },
   'order.amend.keepPriority': { summary: 'Reduce an open order\'s quantity, keeping its place in the queue.', params: `symbol, ${ORDER_REF}, newQty, newClientOrderId?, ${SIGNED}` },
   'openOrders.status': { summary: 'The account\'s open orders, of one symbol or all.', params: `symbol?, ${SIGNED}`, weight: '6 with symbol, 80 without' },

@@ -20,6 +20,12 @@ export interface Credentials {
   readonly ed25519PublicKeyPem?: string;
 }
 
+/** A recvWindow (`^[0-9]{1,10}(\.[0-9]{1,3})?$`, ms) in whole microseconds, without float rounding. */
+function microseconds(ms: string): number {
+  const [whole, fraction = ''] = ms.split('.');
+  return Number(whole) * 1000 + Number(fraction.padEnd(3, '0'));
+}
+
 export class Authenticator {
   private readonly apiKey: Buffer;
   /** The HMAC secret as a key object, made once (a string key is re-encoded on every request). */
@@ -69,17 +75,20 @@ export class Authenticator {
     const rawTimestamp = params.get('timestamp');
     if (rawTimestamp === undefined) return apiError('MANDATORY_PARAM', 'timestamp');
     if (!/^[0-9]{1,19}$/.test(rawTimestamp)) return apiError('ILLEGAL_CHARS', 'timestamp', '^[0-9]{1,20}$');
-    let timestamp = Number(rawTimestamp);
-    if (timestamp > MICROSECOND_THRESHOLD) timestamp = Math.floor(timestamp / 1000);
-    let recvWindow = DEFAULT_RECV_WINDOW_MS;
+    // Compared in whole microseconds (rest-api.md: timestamps in ms or µs, recvWindow with up
+    // to three decimals "so that microseconds may be specified"): nothing is rounded away.
+    const value = Number(rawTimestamp);
+    const timestampUs = value > MICROSECOND_THRESHOLD ? value : value * 1000;
+    let recvWindowUs = DEFAULT_RECV_WINDOW_MS * 1000;
     const rawWindow = params.get('recvWindow');
     if (rawWindow !== undefined) {
       if (!RECV_WINDOW_RE.test(rawWindow)) return apiError('ILLEGAL_CHARS', 'recvWindow', '^[0-9]{1,10}(\\.[0-9]{1,3})?$');
-      recvWindow = Number(rawWindow);
-      if (recvWindow > this.maxRecvWindowMs) return apiError('BAD_RECV_WINDOW', this.maxRecvWindowMs);
+      if (Number(rawWindow) > this.maxRecvWindowMs) return apiError('BAD_RECV_WINDOW', this.maxRecvWindowMs);
+      recvWindowUs = microseconds(rawWindow);
     }
-    if (timestamp >= now + AHEAD_LIMIT_MS) return apiError('TIMESTAMP_AHEAD');
-    if (now - timestamp > recvWindow) return apiError('TIMESTAMP_OUTSIDE_RECV_WINDOW');
+    const nowUs = Math.round(now * 1000);
+    if (timestampUs >= nowUs + AHEAD_LIMIT_MS * 1000) return apiError('TIMESTAMP_AHEAD');
+    if (nowUs - timestampUs > recvWindowUs) return apiError('TIMESTAMP_OUTSIDE_RECV_WINDOW');
     return null;
   }
 

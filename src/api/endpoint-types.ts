@@ -2,6 +2,7 @@
 // REST route, WS API method, security type and weight, and the one handler both transports call.
 
 import type { Config } from '../config/types.ts';
+import type { ApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { CoreEvent } from '../core/types.ts';
 import type { RateLimits } from './limits.ts';
@@ -50,4 +51,9 @@ export interface Endpoint {
   readonly ed25519Only?: boolean;
   /** The HTTP/WS status of a result (cancelReplace answers 200 only when both legs worked). */
   run(ctx: HandlerContext, p: Params): unknown;
+  /**
+   * Runs instead of the order-count refusal (-1015) when it returns a handler: cancelReplace's
+   * `orderRateLimitExceededMode=CANCEL_ONLY` still cancels. Undefined: the plain refusal.
+   */
+  whenOrderCountExceeded?(p: Params, refusal: ApiError): ((ctx: HandlerContext, p: Params) => unknown) | undefined;
 }

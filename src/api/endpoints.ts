@@ -226,7 +226,10 @@ const TABLE = [
     security: 'NONE',
     weight: () => 2,
     run: (ctx, p) => {
-      connectionOf(ctx).unsubscribe(p.int('subscriptionId'), ctx.now);
+      // A negative id is malformed (-1100), not an inactive subscription (issue 24).
+      const subscriptionId = p.int('subscriptionId');
+      if (subscriptionId !== undefined && subscriptionId < 0) throw apiError('ILLEGAL_CHARS', 'subscriptionId', '^[0-9]{1,20}$');
+      connectionOf(ctx).unsubscribe(subscriptionId, ctx.now);
       return {};
     },
   },

@@ -3,12 +3,12 @@
 // Each handler reads its wire fields and calls one operation of orders.ts (parse, then one
 // command to the core); the events of the command travel with the reply.
 
-import type { Outcome } from '../core/commands.ts';
+import type { CancelReplaceResult, Outcome } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import { formatScaled } from '../core/units.ts';
 import type { Endpoint, HandlerContext } from './endpoint-types.ts';
 import type { PlaceOrderFields } from './order-params.ts';
-import { amendOrder, cancelAllOrders, cancelOrder, cancelReplace, getOrder, myTrades, openOrders, placeOrder, testOrder } from './orders.ts';
+import { amendOrder, cancelAllOrders, cancelOnly, cancelOrder, cancelReplace, getOrder, myTrades, openOrders, placeOrder, testOrder } from './orders.ts';
 import type { Params } from './params.ts';
 
 const RESP_TYPES = new Set(['ACK', 'RESULT', 'FULL']);
@@ -41,6 +41,7 @@ function placeFields(p: Params): PlaceOrderFields {
     pegPriceType: p.get('pegPriceType'),
     pegOffsetValue: p.get('pegOffsetValue'),
     pegOffsetType: p.get('pegOffsetType'),
+    strategyType: p.get('strategyType'),
   };
 }
 
@@ -59,6 +60,33 @@ export function commissionRates(ctx: HandlerContext) {
   const m = ctx.exchange.markets;
   const rate = (centiBps: bigint) => formatScaled(centiBps, 6);
   return { maker: rate(m.makerCentiBps), taker: rate(m.takerCentiBps), buyer: '0.00000000', seller: '0.00000000' };
+}
+
+function cancelReplaceFields(p: Params) {
+  return {
+    ...placeFields(p),
+    cancelReplaceMode: p.get('cancelReplaceMode'),
+    cancelOrderId: p.int('cancelOrderId'),
+    cancelOrigClientOrderId: p.get('cancelOrigClientOrderId'),
+    cancelNewClientOrderId: p.get('cancelNewClientOrderId'),
+    cancelRestrictions: p.get('cancelRestrictions'),
+  };
+}
+
+/** orderRateLimitExceededMode (cancelReplace): DO_NOTHING (default) or CANCEL_ONLY, else -1130. */
+function rateLimitMode(p: Params): 'DO_NOTHING' | 'CANCEL_ONLY' {
+  const mode = p.get('orderRateLimitExceededMode') ?? 'DO_NOTHING';
+  if (mode !== 'DO_NOTHING' && mode !== 'CANCEL_ONLY') throw apiError('INVALID_PARAMETER', 'orderRateLimitExceededMode');
+  return mode;
+}
+
+/** The cancelReplace body, or its failure with the legs as `data` (binance-facts §2.5), at the failure's status. */
+function cancelReplaceReply(ctx: HandlerContext, kind: 'ACK' | 'RESULT' | 'FULL', outcome: Outcome<CancelReplaceResult>) {
+  ctx.events = outcome.events;
+  if (outcome.ok) return ctx.service.wire.cancelReplace(outcome.value, kind);
+  const error = outcome.error;
+  if (error.data === undefined) throw error;
+  throw new ApiError(error.name, error.msg, ctx.service.wire.cancelReplace(error.data as CancelReplaceResult, kind), error.http);
 }
 
 export const ORDER_ENDPOINTS = [
@@ -113,7 +141,13 @@ export const ORDER_ENDPOINTS = [
     weight: () => 1,
     freeOnSuccess: true,
     run: (ctx, p) => {
-      const cmd = { symbol: p.required('symbol'), orderId: p.int('orderId'), origClientOrderId: p.get('origClientOrderId'), newClientOrderId: p.get('newClientOrderId') };
+      const cmd = {
+        symbol: p.required('symbol'),
+        orderId: p.int('orderId'),
+        origClientOrderId: p.get('origClientOrderId'),
+        newClientOrderId: p.get('newClientOrderId'),
+        cancelRestrictions: p.get('cancelRestrictions'),
+      };
       return ctx.service.wire.cancelled(take(ctx, cancelOrder(ctx.exchange, cmd, ctx.now)));
     },
   },
@@ -127,20 +161,14 @@ export const ORDER_ENDPOINTS = [
     countsOrder: true,
     freeOnSuccess: true,
     run: (ctx, p) => {
+      rateLimitMode(p);
       const kind = respType(p);
-      const cmd = {
-        ...placeFields(p),
-        cancelReplaceMode: p.get('cancelReplaceMode'),
-        cancelOrderId: p.int('cancelOrderId'),
-        cancelOrigClientOrderId: p.get('cancelOrigClientOrderId'),
-        cancelNewClientOrderId: p.get('cancelNewClientOrderId'),
-      };
-      const outcome = cancelReplace(ctx.exchange, cmd, ctx.now);
-      ctx.events = outcome.events;
-      if (outcome.ok) return ctx.service.wire.cancelReplace(outcome.value, kind);
-      const error = outcome.error;
-      if (error.data === undefined) throw error;
-      throw new ApiError(error.name, error.msg, ctx.service.wire.cancelReplace(error.data as never, kind));
+      return cancelReplaceReply(ctx, kind, cancelReplace(ctx.exchange, cancelReplaceFields(p), ctx.now));
+    },
+    whenOrderCountExceeded: (p, refusal) => {
+      if (rateLimitMode(p) !== 'CANCEL_ONLY') return undefined;
+      const kind = respType(p);
+      return (ctx) => cancelReplaceReply(ctx, kind, cancelOnly(ctx.exchange, cancelReplaceFields(p), refusal, ctx.now));
     },
   },
   {

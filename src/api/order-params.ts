@@ -5,7 +5,7 @@
 // binance-facts §3.6, §9). Pure: it reads only the instruments, so order/test and cancelReplace
 // run it before anything changes; the core checks what needs its state.
 
-import type { AmendOrder, CancelOrder, CancelReplace, PlaceOrder } from '../core/commands.ts';
+import type { AmendOrder, CancelOrder, CancelReplace, CancelRestriction, PlaceOrder } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
 import { STP_MODE, type OrderType, type Side, type TimeInForce } from '../core/types.ts';
@@ -31,6 +31,8 @@ export interface PlaceOrderFields {
   readonly pegPriceType?: string;
   readonly pegOffsetValue?: string;
   readonly pegOffsetType?: string;
+  /** Accepted and not echoed; below 1000000 is -1134 (errors.md). */
+  readonly strategyType?: string;
 }
 
 const SIDES = new Set(['BUY', 'SELL']);
@@ -116,6 +118,10 @@ export function parsePlaceOrder(cmd: PlaceOrderFields, lookup: InstrumentLookup,
     if (!STP_MODES.has(cmd.selfTradePreventionMode)) return apiError('INVALID_PARAMETER', 'selfTradePreventionMode');
     if (cmd.selfTradePreventionMode !== STP_MODE) return apiError('STP_MODE_NOT_ALLOWED');
   }
+  if (cmd.strategyType !== undefined) {
+    if (!/^-?[0-9]{1,10}$/.test(cmd.strategyType)) return apiError('ILLEGAL_CHARS', 'strategyType', '^[0-9]{1,10}$');
+    if (Number(cmd.strategyType) < 1_000_000) return apiError('BAD_STRATEGY_TYPE');
+  }
   const clientOrderId = cmd.newClientOrderId ?? null;
   if (clientOrderId !== null && !isValidClientOrderId(clientOrderId)) {
     return apiError('ILLEGAL_CHARS', 'newClientOrderId', CLIENT_ORDER_ID_PATTERN);
@@ -146,15 +152,21 @@ export function parseOrderRef(f: OrderRefFields, lookup: InstrumentLookup): { sy
 export interface CancelFields extends OrderRefFields {
   /** The cancel's own id (`c` of the CANCELED report); generated when absent. */
   readonly newClientOrderId?: string;
+  /** `ONLY_NEW` or `ONLY_PARTIALLY_FILLED` (rest-api.md "Regarding cancelRestrictions"). */
+  readonly cancelRestrictions?: string;
 }
+
+const CANCEL_RESTRICTIONS: ReadonlySet<string> = new Set<CancelRestriction>(['ONLY_NEW', 'ONLY_PARTIALLY_FILLED']);
 
 export function parseCancel(f: CancelFields, lookup: InstrumentLookup, now: number): CancelOrder | ApiError {
   if (f.newClientOrderId !== undefined && !isValidClientOrderId(f.newClientOrderId)) {
     return apiError('ILLEGAL_CHARS', 'newClientOrderId', CLIENT_ORDER_ID_PATTERN);
   }
+  const restriction = f.cancelRestrictions;
+  if (restriction !== undefined && !CANCEL_RESTRICTIONS.has(restriction)) return apiError('INVALID_CANCEL_RESTRICTIONS');
   const ref = parseOrderRef(f, lookup);
   if (ref instanceof ApiError) return ref;
-  return { type: 'cancel', now, ...ref, cancelClientOrderId: f.newClientOrderId ?? null };
+  return { type: 'cancel', now, ...ref, cancelClientOrderId: f.newClientOrderId ?? null, restriction: (restriction as CancelRestriction | undefined) ?? null };
 }
 
 export interface AmendFields extends OrderRefFields {
@@ -182,6 +194,7 @@ export interface CancelReplaceFields extends PlaceOrderFields {
   readonly cancelOrderId?: number;
   readonly cancelOrigClientOrderId?: string;
   readonly cancelNewClientOrderId?: string;
+  readonly cancelRestrictions?: string;
 }
 
 /** cancelReplace (spec 4.1 rule 3): the mode, which order, and the new order's parameters. */
@@ -194,9 +207,18 @@ export function parseCancelReplace(f: CancelReplaceFields, lookup: InstrumentLoo
   }
   const place = parsePlaceOrder(f, lookup, now);
   if (place instanceof ApiError) return place;
-  const cancel = parseCancel({ symbol: f.symbol, orderId: f.cancelOrderId, origClientOrderId: f.cancelOrigClientOrderId, newClientOrderId: f.cancelNewClientOrderId }, lookup, now);
+  const cancel = parseCancelLeg(f, lookup, now);
   if (cancel instanceof ApiError) return cancel;
   return { type: 'cancelReplace', now, mode, cancel, place };
+}
+
+/** cancelReplace's cancel leg (also alone, under orderRateLimitExceededMode=CANCEL_ONLY). */
+export function parseCancelLeg(f: CancelReplaceFields, lookup: InstrumentLookup, now: number): CancelOrder | ApiError {
+  return parseCancel(
+    { symbol: f.symbol, orderId: f.cancelOrderId, origClientOrderId: f.cancelOrigClientOrderId, newClientOrderId: f.cancelNewClientOrderId, cancelRestrictions: f.cancelRestrictions },
+    lookup,
+    now,
+  );
 }
 
 /** A quantity in lots of the instrument (the fault fillOpenOrder's `qty`). */

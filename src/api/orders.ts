@@ -63,6 +63,24 @@ export function amendOrder(core: Exchange, fields: AmendFields, now: number): Ou
   return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
 }
 
+/**
+ * cancelReplace with `orderRateLimitExceededMode=CANCEL_ONLY` once the unfilled order count is
+ * spent (rest-api.md, binance-facts §2.5): the cancel leg alone, the new order failing with the
+ * count's refusal. -2021 when the cancel worked, -2022 when it did not; 429 under STOP_ON_FAILURE
+ * (the reference's table), 409/400 under ALLOW_FAILURE.
+ */
+export function cancelOnly(core: Exchange, fields: CancelReplaceFields, countRefusal: ApiError, now: number): Outcome<CancelReplaceResult> {
+  const cmd = parseCancelReplace(fields, lookupOf(core), now);
+  if (cmd instanceof ApiError) return refused(cmd);
+  const cancel = core.submit(cmd.cancel);
+  const result: CancelReplaceResult = cancel.ok
+    ? { cancelResult: 'SUCCESS', newOrderResult: 'FAILURE', cancelResponse: cancel.value, newOrderResponse: countRefusal }
+    : { cancelResult: 'FAILURE', newOrderResult: 'NOT_ATTEMPTED', cancelResponse: cancel.error, newOrderResponse: null };
+  const row = apiError(cancel.ok ? 'CANCEL_REPLACE_PARTIAL' : 'CANCEL_REPLACE_FAILED');
+  const http = cmd.mode === 'STOP_ON_FAILURE' ? 429 : row.http;
+  return { ok: false, error: new ApiError(row.name, row.msg, result, http), events: cancel.events };
+}
+
 export function cancelReplace(core: Exchange, fields: CancelReplaceFields, now: number): Outcome<CancelReplaceResult> {
   const cmd = parseCancelReplace(fields, lookupOf(core), now);
   return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);

@@ -88,9 +88,20 @@ export class Service implements HandlerServices {
         if (signError !== null) return this.error(signError, now, endpoint);
       }
     }
+    let run = endpoint.run;
     if (endpoint.countsOrder) {
       const orderRefusal = this.limits.chargeOrder(now);
-      if (orderRefusal !== null) return this.refused(orderRefusal.error, now, endpoint, orderRefusal.retryAfterSeconds, orderRefusal.retryAtMs);
+      if (orderRefusal !== null) {
+        let instead: typeof run | undefined;
+        try {
+          instead = endpoint.whenOrderCountExceeded?.(params, orderRefusal.error);
+        } catch (thrown) {
+          if (!isApiError(thrown)) throw thrown;
+          return this.error(thrown, now, endpoint);
+        }
+        if (instead === undefined) return this.refused(orderRefusal.error, now, endpoint, orderRefusal.retryAfterSeconds, orderRefusal.retryAtMs);
+        run = instead;
+      }
     }
     // An injected error in place of the handler (reject_next_orders among them): nothing changes.
     const handlerFault = this.faults.refusalAt('handler', endpoint, transport);
@@ -98,7 +109,7 @@ export class Service implements HandlerServices {
 
     const ctx: HandlerContext = { service: this, exchange: this.exchange, now, events: [], connection: meta.connection };
     try {
-      const body = endpoint.run(ctx, params);
+      const body = run(ctx, params);
       if (endpoint.freeOnSuccess) this.limits.refundWeight(weight, now);
       return { status: 200, body, refusal: null, usedWeight: this.limits.usedWeight(now), orderCounts: this.orderCounts(endpoint, now), events: ctx.events };
     } catch (thrown) {

@@ -54,6 +54,10 @@ export class AccountDesk implements FillSink {
   cancel(cmd: CancelOrder): CancelResult | ApiError {
     const order = this.registry.findAccount(cmd, 'UNKNOWN_ORDER');
     if (order instanceof ApiError) return order;
+    if (cmd.restriction != null) {
+      const partiallyFilled = order.account!.executedQty > 0;
+      if (partiallyFilled !== (cmd.restriction === 'ONLY_PARTIALLY_FILLED')) return apiError('CANCEL_RESTRICTED');
+    }
     const inst = this.markets.instruments[order.symbolIndex]!;
     return this.cancelResting(inst, order, cmd.cancelClientOrderId ?? this.generateClientId(), cmd.now);
   }

@@ -36,7 +36,11 @@ export interface CancelOrder extends OrderRef {
   readonly now: number;
   /** The cancel's own id (`c` of the CANCELED report); null: generated. */
   readonly cancelClientOrderId: string | null;
+  /** `cancelRestrictions`: cancel only an order in that status, else -2011 (rest-api.md). */
+  readonly restriction?: CancelRestriction | null;
 }
+
+export type CancelRestriction = 'ONLY_NEW' | 'ONLY_PARTIALLY_FILLED';
 
 export interface CancelAllOrders {
   readonly type: 'cancelAll';

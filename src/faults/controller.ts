@@ -151,7 +151,10 @@ export class Faults {
     this.counts.restRequestsSwallowed += this.state.disarm('restUnresponsive');
   }
 
-  /** Holds each WS API reply to an order-changing request (and the user events it caused) for `ms` ms; 0 turns it off. At most 2^31-1. */
+  /**
+   * Holds each WS API reply to an order-changing request (and the user events it caused) for `ms` ms; 0 turns it off. At most 2^31-1.
+   * Later account events wait behind held ones (first in, first out); held events reach every user stream even if the placing connection closes.
+   */
   setAckDelayMs(ms: number): void {
     requireTimerMs(ms, 'ms');
     if (ms === 0) this.state.disarm('ackDelay');

@@ -8,6 +8,7 @@ import { REST_PATHS, REST_ROUTES } from '../api/endpoints.ts';
 import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
+import { replyInUnit, timeUnitOf, type TimeUnit } from '../api/time-unit.ts';
 import { apiError, isApiError } from '../core/errors.ts';
 import type { ReplyFault } from '../faults/rules.ts';
 import type { Outbox } from './outbox.ts';
@@ -43,7 +44,11 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
+    // A reset while the body arrives is a barrier (docs/events.md): the request belongs to the
+    // world before it and is answered as a closed connection would be.
+    const world = options.outbox.stamp();
     readBody(req, (body) => {
+      if (!options.outbox.isCurrent(world)) return void res.destroy();
       if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
       if (options.extraRoutes?.(req, res, path, body)) return;
       const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
@@ -66,27 +71,32 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       }
       options.onReply?.(endpoint.id, reply);
       const fault = service.faults.replyFault(endpoint, 'rest');
+      const unit = timeUnitOf(headerValue(req, 'x-mbx-time-unit'));
       if (fault.delayMs === 0 && fault.outcome === 'send') {
-        send(res, reply);
+        send(res, reply, false, unit);
         options.outbox.publish(reply.events);
       } else {
-        replyWithFault(res, reply, fault, options.outbox);
+        replyWithFault(res, reply, fault, options.outbox, world, unit);
       }
     });
   };
 }
 
 /**
- * A reply a fault rule acts on (API.md 3.1): after `delayMs` (the held reply keeps the events it caused and publishes them then), or
- * never (`swallow`: the connection stays open until the rule is removed), or the connection
- * closes instead (`close`). The request was carried out either way.
+ * A reply a fault rule acts on (API.md 3.1): after `delayMs`, or never (`swallow`: the
+ * connection stays open until the rule is removed), or the connection closes instead (`close`).
+ * The request was carried out either way; its account events keep their place in the account's
+ * stream until the reply's time (later events wait behind them, docs/events.md). A reset before
+ * then is a barrier: the connection closes and the events are never delivered.
  */
-function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox): void {
+function replyWithFault(res: ServerResponse, reply: Reply, fault: ReplyFault, outbox: Outbox, world: number, unit: TimeUnit): void {
+  const held = outbox.hold(reply.events);
   const finish = () => {
-    if (fault.outcome === 'send') send(res, reply);
+    if (!outbox.isCurrent(world)) return void res.destroy();
+    if (fault.outcome === 'send') send(res, reply, false, unit);
     else if (fault.outcome === 'close') res.destroy();
     else res.once('close', fault.hold(() => res.destroy()));
-    outbox.publish(reply.events);
+    held.release();
   };
   if (fault.delayMs === 0) return finish();
   setTimeout(finish, fault.delayMs).unref();
@@ -163,12 +173,12 @@ function writeJson(res: ServerResponse, status: number, text: string, extra: str
   res.end(text);
 }
 
-function send(res: ServerResponse, reply: Reply, close = false): void {
+function send(res: ServerResponse, reply: Reply, close = false, unit: TimeUnit = 'MILLISECOND'): void {
   const weight = String(reply.usedWeight);
   const headers = ['X-MBX-USED-WEIGHT-1M', weight, 'X-MBX-USED-WEIGHT', weight];
   if (reply.orderCounts !== null) {
     headers.push('X-MBX-ORDER-COUNT-10S', String(reply.orderCounts.tenSeconds), 'X-MBX-ORDER-COUNT-1D', String(reply.orderCounts.day));
   }
   if (reply.retryAfterSeconds !== undefined) headers.push('Retry-After', String(reply.retryAfterSeconds));
-  writeJson(res, reply.status, jsonText(reply.body), headers, close);
+  writeJson(res, reply.status, replyInUnit(jsonText(reply.body), unit), headers, close);
 }

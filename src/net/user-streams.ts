@@ -5,11 +5,12 @@
 
 import type { EventWire } from '../api/event-wire.ts';
 import type { FaultRules } from '../faults/rules.ts';
+import { eventInUnit, type TimeUnit } from '../api/time-unit.ts';
 import type { CoreEvent } from '../core/types.ts';
 import type { Peer } from './ws-peer.ts';
 
 export type UserSink =
-  | { readonly form: 'api'; readonly peer: Peer; readonly subscriptionId: number; readonly viaSession: boolean }
+  | { readonly form: 'api'; readonly peer: Peer; readonly subscriptionId: number; readonly viaSession: boolean; readonly timeUnit?: TimeUnit }
   | { readonly form: 'raw'; readonly peer: Peer; readonly listenKey: string }
   | { readonly form: 'combined'; readonly peer: Peer; readonly listenKey: string };
 
@@ -99,7 +100,7 @@ export class UserStreams {
 export function wrap(sink: UserSink, payload: string): string {
   switch (sink.form) {
     case 'api':
-      return `{"subscriptionId":${sink.subscriptionId},"event":${payload}}`;
+      return `{"subscriptionId":${sink.subscriptionId},"event":${sink.timeUnit === 'MICROSECOND' ? eventInUnit(payload, 'MICROSECOND') : payload}}`;
     case 'raw':
       return payload;
     case 'combined':

@@ -12,10 +12,10 @@ import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
+import { eventInUnit, replyInUnit, type TimeUnit } from '../api/time-unit.ts';
 import { apiError, isApiError, type ApiError } from '../core/errors.ts';
-import type { CoreEvent } from '../core/types.ts';
 import { rawText } from './market-streams.ts';
-import type { Outbox } from './outbox.ts';
+import type { HeldEvents, Outbox } from './outbox.ts';
 import { requestIdText } from './request-id.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
 import type { Peer } from './ws-peer.ts';
@@ -24,11 +24,11 @@ import type { Peer } from './ws-peer.ts';
 const MAX_SUBSCRIPTION_IDS = 65535;
 const VERSION_PREFIX = /^v[0-9]+\//;
 
-/** A reply held back by an ack delay, with the account events it delivers when it goes out. */
+/** A reply held back by an ack delay, with the place of its account events in the account's stream. */
 interface Outgoing {
   readonly dueAt: number;
   readonly frame: string | null;
-  readonly events: readonly CoreEvent[];
+  readonly events: HeldEvents;
 }
 
 export interface WsApiHooks {
@@ -51,11 +51,13 @@ export class WsApiConnection implements ConnectionControl {
     readonly peer: Peer,
     private readonly hooks: WsApiHooks,
     private readonly returnRateLimitsDefault: boolean,
+    /** `timeUnit=MICROSECOND` on the URL: replies and this connection's events in µs. */
+    private readonly timeUnit: TimeUnit = 'MILLISECOND',
   ) {
     peer.ws.on('message', (data, isBinary) => this.onMessage(data, isBinary));
+    // Held replies keep their timer after a close: their frames go nowhere, but their events
+    // still reach the account's other streams at their time (late, never lost: docs/events.md).
     peer.ws.once('close', () => {
-      if (this.drainTimer !== null) clearTimeout(this.drainTimer);
-      this.outgoing.length = 0;
       for (const sink of this.subscriptions.values()) hooks.users.remove(sink);
       this.subscriptions.clear();
     });
@@ -68,6 +70,8 @@ export class WsApiConnection implements ConnectionControl {
   // ------------------------------------------------------------------ requests
 
   private onMessage(data: RawData, isBinary: boolean): void {
+    // A connection being closed (a drop, a reset) carries out nothing more it had buffered.
+    if (this.peer.ws.readyState !== this.peer.ws.OPEN) return;
     const text = isBinary ? null : rawText(data);
     const request = this.parse(text);
     if ('error' in request) {
@@ -112,10 +116,11 @@ export class WsApiConnection implements ConnectionControl {
       return;
     }
     // An ack delay: market data goes out now; the reply and the user events it caused follow
-    // after the delay, in request order. The held reply keeps its events (values) until then.
-    this.hooks.outbox.publishHeld(reply.events);
+    // after the delay, in request order. The held reply keeps its events' place in the account's
+    // stream until then (later account events, of any connection, wait behind them).
+    const events = this.hooks.outbox.hold(reply.events);
     const last = this.outgoing.at(-1)?.dueAt ?? 0;
-    this.outgoing.push({ dueAt: Math.max(performance.now() + delay, last), frame, events: reply.events });
+    this.outgoing.push({ dueAt: Math.max(performance.now() + delay, last), frame, events });
     this.scheduleDrain();
   }
 
@@ -128,10 +133,11 @@ export class WsApiConnection implements ConnectionControl {
       while (this.outgoing.length > 0 && this.outgoing[0]!.dueAt <= now) {
         const next = this.outgoing.shift()!;
         if (next.frame !== null) this.send(next.frame);
-        this.hooks.outbox.deliverAccount(next.events);
+        next.events.release();
       }
       this.scheduleDrain();
     }, wait);
+    this.drainTimer.unref();
   }
 
   private parse(text: string | null):
@@ -179,7 +185,7 @@ export class WsApiConnection implements ConnectionControl {
   }
 
   private send(frame: string): void {
-    this.peer.send(frame);
+    this.peer.send(replyInUnit(frame, this.timeUnit));
   }
 
   // ------------------------------------------------------------------ ConnectionControl
@@ -212,7 +218,7 @@ export class WsApiConnection implements ConnectionControl {
     if (this.subscriptions.size > 0) throw apiError('SUBSCRIPTION_ACTIVE');
     if (this.nextSubscriptionId >= MAX_SUBSCRIPTION_IDS) throw apiError('MAX_SUBSCRIPTION_ID');
     const subscriptionId = this.nextSubscriptionId++;
-    const sink = { form: 'api' as const, peer: this.peer, subscriptionId, viaSession };
+    const sink = { form: 'api' as const, peer: this.peer, subscriptionId, viaSession, timeUnit: this.timeUnit };
     this.subscriptions.set(subscriptionId, sink);
     this.hooks.users.add(sink);
     return subscriptionId;
@@ -236,7 +242,7 @@ export class WsApiConnection implements ConnectionControl {
     const sink = this.subscriptions.get(subscriptionId)!;
     this.subscriptions.delete(subscriptionId);
     this.hooks.users.remove(sink);
-    const payload = this.hooks.users.eventStreamTerminated(now);
+    const payload = eventInUnit(this.hooks.users.eventStreamTerminated(now), this.timeUnit);
     queueMicrotask(() => this.peer.send(`{"subscriptionId":${subscriptionId},"event":${payload}}`));
   }
 }

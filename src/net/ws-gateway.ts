@@ -10,6 +10,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
+import { timeUnitOf } from '../api/time-unit.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { CoreEvent, DepthDiff, Touch } from '../core/types.ts';
 import type { EventDelivery, Outbox } from './outbox.ts';
@@ -149,8 +150,9 @@ export class WsGateway implements EventDelivery {
     const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
     if (path === '/ws-api/v3') {
       const returnRateLimits = query.get('returnRateLimits') !== 'false';
+      const unit = timeUnitOf(query.get('timeUnit'));
       return this.accept(req, socket, head, 'api', (peer) => {
-        new WsApiConnection(peer, this.apiHooks(), returnRateLimits);
+        new WsApiConnection(peer, this.apiHooks(), returnRateLimits, unit);
       });
     }
     if (path === '/stream') {

@@ -1,0 +1,42 @@
+// The microsecond time unit (rest-api.md "General API Information": header
+// `X-MBX-TIME-UNIT: MICROSECOND` or `microsecond`; web-socket-api.md: `timeUnit=MICROSECOND` on
+// the connection URL): every time and timestamp field of a reply or user-data event in µs instead
+// of ms. The simulator keeps whole ms, so µs is the same instant times 1000. Applied to the JSON
+// text at the transport edge, from one list of the fields that hold times; a millisecond request
+// (the default) costs one comparison.
+
+/** Reply fields that hold an epoch time (orders, trades, account, time, exchangeInfo, session, 429 data). */
+const REPLY_TIME_FIELDS = ['serverTime', 'transactTime', 'time', 'updateTime', 'workingTime', 'authorizedSince', 'connectedSince', 'retryAfter'];
+const REPLY_TIMES = new RegExp(`("(?:${REPLY_TIME_FIELDS.join('|')})":)(-?[0-9]+)`, 'g');
+
+/** User-data event fields that hold an epoch time, by event (binance-facts §7.2). */
+const EVENT_TIMES: Readonly<Record<string, RegExp>> = {
+  executionReport: /("(?:E|T|O|W)":)(-?[0-9]+)/g,
+  outboundAccountPosition: /("(?:E|u)":)(-?[0-9]+)/g,
+};
+const EVENT_TIME = /("E":)(-?[0-9]+)/g;
+const EVENT_NAME = /^\{"e":"([A-Za-z]+)"/;
+
+export type TimeUnit = 'MILLISECOND' | 'MICROSECOND';
+
+/** The unit a header or URL parameter asks for: MICROSECOND in either case, else milliseconds. */
+export function timeUnitOf(value: string | null | undefined): TimeUnit {
+  return value === 'MICROSECOND' || value === 'microsecond' ? 'MICROSECOND' : 'MILLISECOND';
+}
+
+function toMicroseconds(_match: string, key: string, ms: string): string {
+  // A negative or zero value is a sentinel (-1), not a time.
+  return Number(ms) > 0 ? `${key}${ms}000` : `${key}${ms}`;
+}
+
+/** A reply's JSON text in the unit asked for. */
+export function replyInUnit(text: string, unit: TimeUnit): string {
+  return unit === 'MILLISECOND' ? text : text.replace(REPLY_TIMES, toMicroseconds);
+}
+
+/** A user-data event's JSON text (`{"e":...}`) in the unit asked for. */
+export function eventInUnit(payload: string, unit: TimeUnit): string {
+  if (unit === 'MILLISECOND') return payload;
+  const name = EVENT_NAME.exec(payload)?.[1] ?? '';
+  return payload.replace(EVENT_TIMES[name] ?? EVENT_TIME, toMicroseconds);
+}
