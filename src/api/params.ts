@@ -5,6 +5,7 @@
 // (§1.3); WS API = every param but `signature`, sorted by name, joined `k=v&...`.
 
 import { apiError, ApiError } from '../core/errors.ts';
+import { plainNumber } from '../untrusted.ts';
 
 export const MAX_PARAMS = 64;
 
@@ -120,7 +121,7 @@ export function parseWsParams(raw: unknown): Params {
   for (const k in object) {
     const v = object[k];
     if (typeof v === 'string') values.set(k, v);
-    else if (typeof v === 'number' && Number.isFinite(v)) values.set(k, numberText(v));
+    else if (typeof v === 'number' && Number.isFinite(v)) values.set(k, plainNumber(v));
     else if (typeof v === 'boolean') values.set(k, String(v));
     else if (Array.isArray(v) && v.every(isString)) values.set(k, JSON.stringify(v));
     else throw apiError('INVALID_PARAMETER', k);
@@ -158,10 +159,6 @@ class WsParams extends Params {
   }
 }
 
-function numberText(v: number): string {
-  // Plain notation, never exponent form, so decimals parse as the client meant them.
-  return Number.isInteger(v) ? v.toFixed(0) : String(v).includes('e') ? v.toFixed(20).replace(/0+$/, '') : String(v);
-}
 
 function decodeForm(text: string): Map<string, string> {
   const out = new Map<string, string>();

@@ -9,6 +9,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Instrument } from '../core/markets.ts';
 import { ScriptedMarket } from '../core/scripted-market.ts';
 import { DECIMAL_PATTERN, parseScaled, ScaledParse } from '../core/units.ts';
+import { scalarText } from '../untrusted.ts';
 import { exceedsAssetPrecision, parsePlaceOrder } from './order-params.ts';
 
 /** The fields of a scripted order; anything else given is not read. */
@@ -28,7 +29,14 @@ export class ScriptedOrders {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return refused(apiError('MANDATORY_PARAM', 'symbol'));
     const given = input as Record<string, unknown>;
     const fields: Record<string, string> = {};
-    for (const name of ORDER_FIELDS) if (given[name] !== undefined && given[name] !== null) fields[name] = String(given[name]);
+    for (const name of ORDER_FIELDS) {
+      const value = given[name];
+      if (value === undefined || value === null) continue;
+      // A field of the wrong JSON type (an array, an object, a boolean) is refused, never coerced.
+      const text = scalarText(value);
+      if (text === undefined) return refused(wrongType(name));
+      fields[name] = text;
+    }
     const parsed = parsePlaceOrder(fields, (s) => this.core.instrument(s), now);
     if (parsed instanceof ApiError) return refused(parsed);
     return this.market.place(parsed, now);
@@ -55,7 +63,8 @@ export class ScriptedOrders {
     const inst = this.lookup(symbol);
     if (inst instanceof ApiError) return refused(inst);
     if (price === undefined || price === null || price === '') return refused(apiError('MANDATORY_PARAM', 'price'));
-    const text = String(price);
+    const text = scalarText(price);
+    if (text === undefined) return refused(wrongType('price'));
     const ticks = parseScaled(text, inst.tickDecimals);
     if (ticks === ScaledParse.Malformed) return refused(apiError('ILLEGAL_CHARS', 'price', DECIMAL_PATTERN));
     if (exceedsAssetPrecision(text)) return refused(apiError('BAD_PRECISION', 'price'));
@@ -70,8 +79,15 @@ export class ScriptedOrders {
 
   private lookup(symbol: unknown): Instrument | ApiError {
     if (symbol === undefined || symbol === null || symbol === '') return apiError('MANDATORY_PARAM', 'symbol');
-    return this.core.instrument(String(symbol)) ?? apiError('BAD_SYMBOL');
+    const text = scalarText(symbol);
+    if (text === undefined) return wrongType('symbol');
+    return this.core.instrument(text) ?? apiError('BAD_SYMBOL');
   }
+}
+
+/** -1100 naming a field given as an array, object or boolean where a string or number belongs. */
+function wrongType(name: string): ApiError {
+  return apiError('ILLEGAL_CHARS_ANY', name);
 }
 
 function refused<T>(error: ApiError): Outcome<T> {

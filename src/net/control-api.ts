@@ -21,6 +21,7 @@ import { FAULT_METHODS, faultMethod } from '../faults/methods.ts';
 import type { FaultRule } from '../faults/rule.ts';
 import { SpotSimError } from '../client/errors.ts';
 import type { Market, ScriptedOrder } from '../market.ts';
+import { nestsDeeperThan } from '../untrusted.ts';
 import { CONTROL_PATH, sendJsonWithoutCors as sendJson } from './rest-server.ts';
 
 export const CONTROL_PREFIX = CONTROL_PATH;
@@ -207,6 +208,9 @@ function namedArguments(body: string, names: readonly string[]): Record<string, 
   return given;
 }
 
+/** How deep a control API body may nest (a fault rule is three levels). */
+const MAX_BODY_DEPTH = 16;
+
 /** The body as a JSON object (empty = {}); anything else is refused with `refusal`. */
 function jsonBody(body: string, refusal = 'the body must be a JSON object (the fault rule)'): Record<string, unknown> {
   let parsed: unknown = {};
@@ -218,5 +222,7 @@ function jsonBody(body: string, refusal = 'the body must be a JSON object (the f
     }
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FaultError(refusal);
+  // No argument of any route nests deeply: refused before anything walks or describes it.
+  if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) throw new FaultError(`the body nests deeper than ${MAX_BODY_DEPTH} levels`);
   return parsed as Record<string, unknown>;
 }

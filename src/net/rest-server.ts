@@ -44,36 +44,48 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
     readBody(req, (body) => {
-      if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
-      if (options.extraRoutes?.(req, res, path, body)) return;
-      const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
-      // A fault rule may hold the request unanswered and not carried out (set_rest_unresponsive).
-      const held = service.faults.arrival(endpoint, 'rest');
-      if (held !== null) return void res.once('close', held.hold(() => res.destroy()));
-      if (endpoint === undefined) {
-        const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
-        const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
-        options.onReply?.(undefined, notFound);
-        return send(res, notFound);
-      }
-      let reply: Reply;
       try {
-        const params = parseRestParams(query, body);
-        reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey'), transport: 'rest' });
+        answer(req, res, path, query, body);
       } catch (error) {
-        if (!isApiError(error)) throw error;
-        reply = service.error(error, service.clock.now(), endpoint);
-      }
-      options.onReply?.(endpoint.id, reply);
-      const fault = service.faults.replyFault(endpoint, 'rest');
-      if (fault.delayMs === 0 && fault.outcome === 'send') {
-        send(res, reply);
-        options.outbox.publish(reply.events);
-      } else {
-        replyWithFault(res, reply, fault, options.outbox);
+        // The last line of defence (issue 18): nothing a client sends takes the process down;
+        // the reference's generic error, counted as the defect it is.
+        service.unexpected(`REST ${req.method} ${path}`, error);
+        if (res.headersSent) res.destroy();
+        else send(res, service.error(apiError('UNKNOWN'), service.clock.now()), true);
       }
     });
   };
+
+  function answer(req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | null): void {
+    if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
+    if (options.extraRoutes?.(req, res, path, body)) return;
+    const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
+    // A fault rule may hold the request unanswered and not carried out (set_rest_unresponsive).
+    const held = service.faults.arrival(endpoint, 'rest');
+    if (held !== null) return void res.once('close', held.hold(() => res.destroy()));
+    if (endpoint === undefined) {
+      const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
+      const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
+      options.onReply?.(undefined, notFound);
+      return send(res, notFound);
+    }
+    let reply: Reply;
+    try {
+      const params = parseRestParams(query, body);
+      reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey'), transport: 'rest' });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      reply = service.error(error, service.clock.now(), endpoint);
+    }
+    options.onReply?.(endpoint.id, reply);
+    const fault = service.faults.replyFault(endpoint, 'rest');
+    if (fault.delayMs === 0 && fault.outcome === 'send') {
+      send(res, reply);
+      options.outbox.publish(reply.events);
+    } else {
+      replyWithFault(res, reply, fault, options.outbox);
+    }
+  }
 }
 
 /**

@@ -68,6 +68,22 @@ export class WsApiConnection implements ConnectionControl {
   // ------------------------------------------------------------------ requests
 
   private onMessage(data: RawData, isBinary: boolean): void {
+    try {
+      this.receive(data, isBinary);
+    } catch (error) {
+      // The last line of defence (issue 18): the reference's generic error, counted, and the
+      // connection and the process live on.
+      const service = this.hooks.service;
+      service.unexpected('a WS API frame', error);
+      try {
+        this.send(this.errorFrame('null', apiError('UNKNOWN'), service.clock.now()));
+      } catch {
+        this.peer.terminate();
+      }
+    }
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
     const text = isBinary ? null : rawText(data);
     const request = this.parse(text);
     if ('error' in request) {
