@@ -16,7 +16,7 @@ import type { OrderRegistry } from './order-registry.ts';
 import { placementError } from './queries.ts';
 import type { Rng } from './rng.ts';
 import type { TradeLog } from './trade-log.ts';
-import type { AccountTrade, ExecutionReport, ExecutionType, Fill, RejectReason, Side } from './types.ts';
+import type { AccountTrade, ExecutionReport, ExecutionType, Fill, PreventedMatch, RejectReason, Side } from './types.ts';
 
 /** MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol). */
 export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;
@@ -27,6 +27,10 @@ export class AccountDesk implements FillSink {
   lastBalanceUpdate = 0;
   private nextOrderId = 1;
   private nextExecutionId = 1;
+  /** binance-facts §8: the account's prevented matches are numbered from 0. */
+  private nextPreventedMatchId = 0;
+  /** The prevented matches of the placement running now (its response lists them). */
+  private preventedMatches: PreventedMatch[] = [];
   private readonly maxFeeCentiBps: bigint;
   private readonly bookView: { readonly markets: Markets; readonly books: Matcher['books'] };
 
@@ -189,6 +193,7 @@ export class AccountDesk implements FillSink {
 
     const order = new Order(orderId, inst.index, p.side, p.price, p.quantity, account);
     const fills: Fill[] = [];
+    const preventedMatches: PreventedMatch[] = (this.preventedMatches = []);
     if (p.timeInForce === 'FOK' && this.matcher.fillable(inst, p.side, p.price, true, p.quantity) < p.quantity) {
       this.expire(inst, order, 'UNFILLED_FOK_ORDER_EXPIRED', now);
     } else {
@@ -202,7 +207,8 @@ export class AccountDesk implements FillSink {
         }
       }
     }
-    return { order: account.view(), fills, transactTime: now };
+    this.preventedMatches = [];
+    return { order: account.view(), fills, preventedMatches, transactTime: now };
   }
 
   /**
@@ -322,7 +328,9 @@ export class AccountDesk implements FillSink {
     acct.preventedQty += qty;
     acct.status = 'EXPIRED_IN_MATCH';
     acct.updateTime = now;
-    this.report(acct, 'TRADE_PREVENTION', now, { lastPreventedQty: qty, counterOrderId: taker.id });
+    const preventedMatchId = this.nextPreventedMatchId++;
+    this.preventedMatches.push({ preventedMatchId, makerOrderId: acct.orderId, price: maker.price, makerPreventedQty: qty });
+    this.report(acct, 'TRADE_PREVENTION', now, { lastPreventedQty: qty, counterOrderId: taker.id, preventedMatchId });
   }
 
   // ---------------------------------------------------------------- events and ids
@@ -353,6 +361,7 @@ export class AccountDesk implements FillSink {
       origClientOrderId: null,
       lastPreventedQty: 0,
       counterOrderId: -1,
+      preventedMatchId: -1,
       ...extra,
     });
   }
