@@ -8,6 +8,7 @@ import type { RawData } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
 import type { DepthDiff, PublicTrade, Touch } from '../core/types.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
+import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { describeUntrusted } from '../untrusted.ts';
 import { requestIdText } from './request-id.ts';
 import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
@@ -151,8 +152,10 @@ export class MarketStreams {
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
       return invalid('Invalid request: expected a JSON object', 'null');
     }
-    const req = msg as Record<string, unknown>;
-    const id = requestIdText(req.id, text!, true);
+    let req = msg as Record<string, unknown>;
+    // An id beyond 2^53 is echoed as the digits sent: only then is the frame scanned exactly.
+    if (roundedIntegers(req)) req = parseExact(text!, req) as Record<string, unknown>;
+    const id = requestIdText(req.id, true);
     if (id === null) return invalid('Invalid request: request ID must be an unsigned integer', 'null');
     const method = req.method;
     if (method === undefined) return invalid(`Invalid request: missing field \`method\` at line 1 column ${text!.length}`, id);

@@ -9,6 +9,7 @@ import type { RawData } from 'ws';
 import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
 import { parseWsParams } from '../api/params.ts';
 import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
+import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
@@ -161,8 +162,10 @@ export class WsApiConnection implements ConnectionControl {
       return { id: 'null', error: apiError('INVALID_JSON') };
     }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return { id: 'null', error: apiError('INVALID_JSON') };
-    const raw = msg as Record<string, unknown>;
-    const idJson = requestIdText(raw.id, text!, false);
+    let raw = msg as Record<string, unknown>;
+    // An id or param beyond 2^53 is read as the digits sent (validation and signature alike).
+    if (roundedIntegers(raw)) raw = parseExact(text!, raw) as Record<string, unknown>;
+    const idJson = requestIdText(raw.id, false);
     if (idJson === null) return { id: 'null', error: apiError('INVALID_PARAMETER', 'id') };
     if (raw.method === undefined || raw.method === null || raw.method === '') return { id: idJson, error: apiError('MANDATORY_PARAM', 'method') };
     if (typeof raw.method !== 'string') return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
