@@ -23,7 +23,8 @@ export function roundedIntegers(frame: Record<string, unknown>): boolean {
   if (rounded(frame.id)) return true;
   const params = frame.params;
   if (typeof params !== 'object' || params === null) return false;
-  for (const value of Object.values(params)) if (rounded(value)) return true;
+  // for-in over a JSON.parse result: its own members only, and no array built per frame.
+  for (const key in params) if (rounded((params as Record<string, unknown>)[key])) return true;
   return false;
 }
 

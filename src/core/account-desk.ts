@@ -167,6 +167,7 @@ export class AccountDesk implements FillSink {
     let reject: RejectReason = 'NONE';
     let lock = 0n;
     let feeReserve = 0n;
+    let feeReservePerLot = 0n;
     if (p.orderType === 'LIMIT_MAKER' && this.matcher.crossesBest(inst, p.side, p.price)) reject = 'WOULD_MATCH_IMMEDIATELY';
     else if (p.orderType === 'MARKET') {
       if (!this.coversMarketOrder(inst, p.side, p.quantity)) reject = 'INSUFFICIENT_BALANCES';
@@ -174,7 +175,10 @@ export class AccountDesk implements FillSink {
       lock = lockFor(inst, p.side, p.price, p.quantity);
       // Spec 2.4: a BUY locks exactly its notional; its worst-case commission is reserved out of
       // free quote on top (issue 18), so no later order can leave its fills unable to pay.
-      if (p.side === 'BUY') feeReserve = BigInt(p.quantity) * this.feeReservePerLot(inst, p.price);
+      if (p.side === 'BUY') {
+        feeReservePerLot = this.feeReservePerLot(inst, p.price);
+        feeReserve = BigInt(p.quantity) * feeReservePerLot;
+      }
       if (!this.ledger.hold(p.side === 'BUY' ? inst.quote : inst.base, lock, feeReserve)) reject = 'INSUFFICIENT_BALANCES';
     }
 
@@ -188,6 +192,7 @@ export class AccountDesk implements FillSink {
     }
     account.locked = lock;
     account.feeReserve = feeReserve;
+    account.feeReservePerLot = feeReservePerLot;
     account.workingTime = now;
     this.report(account, 'NEW', now);
 
@@ -246,7 +251,7 @@ export class AccountDesk implements FillSink {
   private unreserveLots(inst: Instrument, order: Order, lots: number): void {
     const acct = order.account!;
     if (acct.feeReserve === 0n) return;
-    const freed = BigInt(lots) * this.feeReservePerLot(inst, acct.price);
+    const freed = BigInt(lots) * acct.feeReservePerLot;
     acct.feeReserve -= freed;
     this.ledger.unreserve(inst.quote, freed);
   }
