@@ -66,8 +66,9 @@ test('POST /sim/v1/market/place with a hostile price or quantity answers 400 nam
       fields[field] = hostile;
       const { status, json } = await post('market/place', `{${Object.entries(fields).map(([k, v]) => `"${k}":${v}`).join(',')}}`);
       assert.equal(status, 400, `${field}=${hostile.slice(0, 40)}: ${JSON.stringify(json)}`);
-      assert.equal(json.code, -1100, `${field}=${hostile.slice(0, 40)}: ${JSON.stringify(json)}`);
-      assert.match(String(json.msg), new RegExp(`'${field}'`));
+      const error = json.error as { code?: number; message?: string };
+      assert.equal(error.code, -1100, `${field}=${hostile.slice(0, 40)}: ${JSON.stringify(json)}`);
+      assert.match(String(error.message), new RegExp(`'${field}'`));
     }
   }
   await stillAnswers();
@@ -81,8 +82,9 @@ test('POST /sim/v1/faults/rules with a deeply nested transport or unknown action
   ]) {
     const { status, json } = await post('faults/rules', body);
     assert.equal(status, 400, body.slice(0, 60));
-    assert.equal(typeof json.error, 'string');
-    assert.ok((json.error as string).length < 400, 'the value is described within a bound');
+    const message = (json.error as { message?: unknown }).message;
+    assert.equal(typeof message, 'string');
+    assert.ok((message as string).length < 400, 'the value is described within a bound');
   }
   assert.deepEqual(sim.faults.rules(), []);
   await stillAnswers();
