@@ -1,8 +1,9 @@
 // The running simulator (API.md section 3): configuration -> exchange core -> service ->
-// listeners (REST, WebSockets, control API), the driver that runs the counterparty generator
-// every `driver_tick_ms` and publishes a depth batch every `depth_update_ms` (spec 1.6), the
-// faults, stats and journal. With `sim.clock = "manual"` nothing runs on timers: advanceTime()
-// drives the generator, batches, timed faults, listen-key expiry and pings. `stop()` closes
+// listeners (REST, WebSockets, control API), the scheduler of everything timed on the simulated
+// clock (src/time: generator steps, depth batches every `depth_update_ms` (spec 1.6), timed
+// faults, listen-key expiry), the faults, stats and journal. On the wall clock one timer waits
+// for the next due instant; with `sim.clock = "manual"` advanceTime() jumps from one due instant
+// to the next. Heartbeats are the transport's and always run on the wall clock. `stop()` closes
 // every socket and timer.
 
 import { readFileSync } from 'node:fs';
@@ -30,8 +31,12 @@ import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
 import { packagePath } from './package-root.ts';
+import { Scheduler } from './time/scheduler.ts';
+import { ExchangeTask } from './time/exchange-tasks.ts';
+import { WallDriver } from './time/wall-driver.ts';
+import { checkAdvance } from './time/advance-rules.ts';
 
-/** At most this many generator steps per driver tick: a long stall is skipped, not replayed. */
+/** At most this many generator steps per wall-clock stop: a long stall is skipped, not replayed. */
 const MAX_CATCH_UP_STEPS = 5_000;
 
 export interface StartOptions {
@@ -62,8 +67,14 @@ export class Simulator {
   readonly market: Market;
   /** The current core's scripted market (rebuilt with the core on reset). */
   private scripted: ScriptedOrders;
-  private driver: NodeJS.Timeout | null = null;
-  private lastFlush: number;
+  /**
+   * @internal Everything timed on the simulated clock. Other periodic work registers here
+   * (`scheduler.register(periodicTask({...}))`, see src/time/scheduler.ts) and calls
+   * `scheduler.changed()` when something outside a stop makes an instant due.
+   */
+  readonly scheduler = new Scheduler();
+  private readonly exchangeTask: ExchangeTask;
+  private driver: WallDriver | null = null;
   private stopped: Promise<void> | null = null;
   /** @internal The counters behind stats(). */
   readonly statistics: Stats;
@@ -90,7 +101,6 @@ export class Simulator {
       wss: `wss://${host}:${this.ports.https}`,
     };
     this.credentials = { apiKey: config.sim.account.api_key, apiSecret: config.sim.account.api_secret };
-    this.lastFlush = clock.now();
     this.statistics = new Stats(() => core.current);
     outbox.observe((events) => this.statistics.recordEvents(events));
     outbox.observeBatches((batch) => this.statistics.recordBatch(batch));
@@ -124,6 +134,23 @@ export class Simulator {
       configuredOffsetMs: config.sim.clock_offset_ms,
     });
     this.faults.schedule(config.sim.faults, this.baseTime());
+    this.exchangeTask = new ExchangeTask(
+      {
+        core: () => core.current,
+        offsetMs: () => clock.offsetMs,
+        publish: (events) => outbox.publish(events),
+        publishBatch: (diffs, touches) => outbox.publishBatch(diffs, touches),
+        faults: this.faults,
+        listenKeys: service.listenKeys,
+        expireListenKeys: (keys, now) => gateway.expireListenKeys(keys, now),
+        depthUpdateMs: config.sim.depth_update_ms,
+        maxCatchUpSteps: clock instanceof ManualClock ? Infinity : MAX_CATCH_UP_STEPS,
+      },
+      clock.now(),
+    );
+    this.scheduler.register(this.exchangeTask);
+    service.listenKeys.onExpiryChanged = () => this.scheduler.changed();
+    core.current.afterCommand = () => this.scheduler.changed();
     this.scripted = new ScriptedOrders(core.current);
     const sim = this;
     this.market = new Market({
@@ -177,7 +204,6 @@ export class Simulator {
       service,
       wire: new EventWire({ instrument: (symbol) => core.current.instrument(symbol) }, service.wire),
       monotonicNow: () => performance.now(),
-      heartbeatNow: manual ? () => clock.now() : () => performance.now(),
       pingIntervalMs: sim.ping_interval_ms,
       pongTimeoutMs: sim.pong_timeout_ms,
       outbox,
@@ -185,10 +211,7 @@ export class Simulator {
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
     simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
-    if (!manual) {
-      gateway.startHeartbeat();
-      simulator.startDriver();
-    }
+    if (!manual) simulator.driver = new WallDriver(simulator.scheduler, () => clock.now());
     return simulator;
   }
 
@@ -212,16 +235,17 @@ export class Simulator {
     return this.clock.now();
   }
 
-  /** With `sim.clock = "manual"`: moves time on, running the driver as if that much had passed. */
+  /**
+   * With `sim.clock = "manual"`: moves time on by `ms`, a whole number of milliseconds from 0 to
+   * `sim.max_advance_ms` (default 30 days; a RangeError names the rule otherwise). Everything due
+   * on the way happens at its own instant, in order (generator steps, depth batches, timed
+   * faults, listen-key expiry), as if that much time had passed; it costs what happens, not how
+   * long it spans. WebSocket heartbeats run on the wall clock, so no jump closes a connection.
+   */
   advanceTime(ms: number): void {
+    checkAdvance(ms, this.config.sim.max_advance_ms);
     if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advanceTime needs a non-negative number of ms (${ms})`);
-    const tick = this.config.sim.driver_tick_ms;
-    for (let left = ms; left > 0; left -= tick) {
-      this.clock.advance(Math.min(tick, left));
-      this.tick(Infinity);
-      this.gateway.heartbeat(this.clock.now());
-    }
+    this.scheduler.advance(this.clock, ms);
   }
 
   /** Counters of spec 1.7 and 4.5 (API.md section 3). */
@@ -282,6 +306,7 @@ export class Simulator {
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
     this.core.current = new Exchange(this.config, now);
+    this.core.current.afterCommand = () => this.scheduler.changed();
     this.scripted = new ScriptedOrders(this.core.current);
     this.faults.schedule(this.config.sim.faults, this.baseTime());
     this.service.wire.clearCaches();
@@ -290,12 +315,13 @@ export class Simulator {
     this.statistics.forgetClientOrderIds();
     this.statistics.mark();
     this.journal.clear();
-    this.lastFlush = now;
+    this.exchangeTask.restart(now);
+    this.scheduler.changed();
   }
 
   async stop(): Promise<void> {
     this.stopped ??= (async () => {
-      if (this.driver !== null) clearInterval(this.driver);
+      this.driver?.stop();
       this.driver = null;
       this.faults.clear();
       this.gateway.closeAll();
@@ -313,28 +339,9 @@ export class Simulator {
     return this.statistics.line();
   }
 
-  private startDriver(): void {
-    this.driver = setInterval(() => this.tick(MAX_CATCH_UP_STEPS), this.config.sim.driver_tick_ms);
-    this.driver.unref();
-  }
-
   /** Server time without the clock offset: the time timed faults are scheduled on. */
   private baseTime(): number {
     return this.clock.now() - this.clock.offsetMs;
-  }
-
-  private tick(maxSteps: number): void {
-    const now = this.clock.now();
-    this.faults.tick(now - this.clock.offsetMs);
-    const core = this.core.current;
-    this.outbox.publish(core.submit({ type: 'advance', now, maxSteps }).events);
-    const expired = this.service.listenKeys.expire(now);
-    if (expired.length > 0) this.gateway.expireListenKeys(expired, now);
-    if (now - this.lastFlush >= this.config.sim.depth_update_ms) {
-      this.lastFlush = now;
-      const batch = core.submit({ type: 'flushDepth', now });
-      if (batch.ok) this.outbox.publishBatch(batch.value.diffs, batch.value.touches);
-    }
   }
 
   /** Fault `set_clock_offset_ms`: server time jumps; the generator grid and batches jump with it. */
@@ -343,7 +350,8 @@ export class Simulator {
     if (delta === 0) return;
     this.clock.setOffsetMs(ms);
     this.core.current.submit({ type: 'shiftTime', now: this.clock.now(), deltaMs: delta });
-    this.lastFlush += delta;
+    this.exchangeTask.shift(delta);
+    this.scheduler.changed();
   }
 
   private recordReply(endpointId: string | undefined, reply: Reply, transport: 'rest' | 'ws'): void {

@@ -23,6 +23,8 @@ function randomKey(): string {
 
 export class ListenKeys {
   private readonly keys = new Map<string, number>(); // key -> expiry (ms)
+  /** Told when a key is made or extended: its expiry is a new instant for the scheduler. */
+  onExpiryChanged: () => void = () => undefined;
 
   constructor(
     private readonly validityMs: number,
@@ -34,11 +36,13 @@ export class ListenKeys {
     for (const [key, expiry] of this.keys) {
       if (expiry > now) {
         this.keys.set(key, now + this.validityMs);
+        this.onExpiryChanged();
         return key;
       }
     }
     const key = randomKey();
     this.keys.set(key, now + this.validityMs);
+    this.onExpiryChanged();
     return key;
   }
 
@@ -50,6 +54,7 @@ export class ListenKeys {
   extend(key: string, now: number): boolean {
     if (!this.isValid(key, now)) return false;
     this.keys.set(key, now + this.validityMs);
+    this.onExpiryChanged();
     return true;
   }
 
@@ -57,6 +62,14 @@ export class ListenKeys {
     const removed = this.keys.delete(key);
     if (removed) this.onRemove(key);
     return removed;
+  }
+
+  /** The earliest expiry of a key still held (Infinity: none). */
+  nextExpiry(): number {
+    if (this.keys.size === 0) return Infinity;
+    let next = Infinity;
+    for (const expiry of this.keys.values()) if (expiry < next) next = expiry;
+    return next;
   }
 
   /** Removes and returns the keys whose validity has passed (or all of them, when forced). */

@@ -27,6 +27,7 @@ test('the embedded default matches API.md section 2', () => {
   assert.equal(sim.control_api, true);
   assert.equal('control_token' in sim, false);
   assert.equal(sim.clock, 'wall');
+  assert.equal(sim.max_advance_ms, 2_592_000_000);
   assert.deepEqual(sim.account, {
     api_key: DEFAULT_API_KEY,
     api_secret: DEFAULT_API_SECRET,

@@ -34,6 +34,9 @@ export const DEFAULT_CONFIG: Config = deepFreeze<Config>({
     stats_interval_ms: 10000,
     control_api: true,
     clock: 'wall',
+    // 30 days: one advanceTime costs what happens in it, and a month of a busy generator is
+    // already minutes of work; longer jumps are refused instead of stalling the worker.
+    max_advance_ms: 2_592_000_000,
     account: {
       api_key: DEFAULT_API_KEY,
       api_secret: DEFAULT_API_SECRET,

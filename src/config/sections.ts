@@ -116,6 +116,7 @@ export const SIM_SPEC = {
   control_api: required(readBoolean),
   control_token: optional(readToken),
   clock: required(readOneOf<ClockMode>(['wall', 'manual'])),
+  max_advance_ms: required(positiveInteger),
   account: required(tableReader(ACCOUNT_SPEC)),
   fees: required(tableReader(FEES_SPEC)),
   limits: required(tableReader(LIMITS_SPEC)),

@@ -104,6 +104,8 @@ export interface SimSection {
   readonly control_api: boolean;
   readonly control_token?: string;
   readonly clock: ClockMode;
+  /** The longest single `advanceTime` in ms (manual clock); longer ones are refused. */
+  readonly max_advance_ms: number;
   readonly account: AccountConfig;
   readonly fees: FeesConfig;
   readonly limits: LimitsConfig;

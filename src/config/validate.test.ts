@@ -194,6 +194,13 @@ test('millisecond values: integers with their lower bounds', () => {
   assertOnlyProblem(sim({ clock_offset_ms: 0.5 }), 'sim.clock_offset_ms', /integer/);
 });
 
+test('max_advance_ms: the longest single advanceTime, a positive safe integer of ms (default 30 days)', () => {
+  assert.equal(resolveConfig(sim({})).sim.max_advance_ms, 30 * 24 * 3600 * 1000);
+  for (const bad of [0, -1, 1.5, '1000', 2 ** 53]) assertOnlyProblem(sim({ max_advance_ms: bad }), 'sim.max_advance_ms', /integer/);
+  assert.equal(resolveConfig(sim({ max_advance_ms: 1 })).sim.max_advance_ms, 1);
+  assert.equal(resolveConfig(sim({ max_advance_ms: Number.MAX_SAFE_INTEGER })).sim.max_advance_ms, Number.MAX_SAFE_INTEGER);
+});
+
 test('enumerations: depth_snapshot, clock, net_backend', () => {
   assertOnlyProblem(sim({ depth_snapshot: 'stale' }), 'sim.depth_snapshot', /"live" or "flushed"/);
   assertOnlyProblem(sim({ clock: 'fake' }), 'sim.clock', /"wall" or "manual"/);

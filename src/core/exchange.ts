@@ -37,6 +37,11 @@ export class Exchange {
   private readonly generator: CounterpartyGenerator;
   /** Commands under way: the generator's, inside `advance`, add their events to its outcome. */
   private running = 0;
+  /**
+   * Told after each outermost command: the edge's scheduler looks again, since a depth batch
+   * may now be due (a command can change the book without any event, e.g. a resting order).
+   */
+  afterCommand: (() => void) | null = null;
 
   constructor(
     readonly config: Config,
@@ -78,6 +83,17 @@ export class Exchange {
     return this.markets.instruments;
   }
 
+  /** When the counterparty generator next has a step to run (Infinity when it is off). */
+  nextGeneratorStepAt(): number {
+    return this.generator.nextStepAt();
+  }
+
+  /** Whether any symbol has level changes not yet published in a depth batch. */
+  get depthPending(): boolean {
+    for (const agg of this.matcher.depth) if (agg.hasPending) return true;
+    return false;
+  }
+
   instrument(symbol: string): Instrument | undefined {
     return this.markets.bySymbol.get(symbol);
   }
@@ -99,6 +115,7 @@ export class Exchange {
     if (this.running === 0) {
       this.desk.takeBalanceEvent(cmd.now);
       events = this.events.take();
+      this.afterCommand?.();
     }
     if (result instanceof ApiError) return { ok: false, error: result, events };
     return { ok: true, value: result as ResultOf<C>, events };

@@ -86,6 +86,11 @@ export class CounterpartyGenerator {
     this.startTime += deltaMs;
   }
 
+  /** The time of the next step not yet run (it may be past, after a stall); Infinity when off. */
+  nextStepAt(): number {
+    return this.config.enabled ? this.startTime + (this.stepsDone + 1) * this.stepMs : Infinity;
+  }
+
   /**
    * Runs every whole step up to `now` (at most `maxSteps`; steps beyond are dropped, so a long
    * stall does not freeze the caller). Each step acts at its own grid time.

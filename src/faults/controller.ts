@@ -281,7 +281,12 @@ export class Faults {
     this.timed.sort((a, b) => a.atMs - b.atMs);
   }
 
-  /** Fires the timed faults that are due (called from the driver tick). */
+  /** @internal When the next timed fault fires, on the time `schedule` and `tick` use (Infinity: none). */
+  nextTimedAt(): number {
+    return this.timed.length > 0 ? this.timed[0]!.atMs : Infinity;
+  }
+
+  /** Fires the timed faults that are due (called by the scheduler). */
   tick(now: number): void {
     while (this.timed.length > 0 && this.timed[0]!.atMs <= now) this.timed.shift()!.fire();
   }

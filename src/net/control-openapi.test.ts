@@ -31,7 +31,7 @@ test('the document is OpenAPI 3.1 and names each operation by its in-process cal
 
 test('every capability of the in-process handle has a documented route', () => {
   const ids = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId)));
-  const internal = new Set(['constructor', 'state', 'counters', 'schedule', 'tick', 'run']);
+  const internal = new Set(['constructor', 'state', 'counters', 'schedule', 'tick', 'nextTimedAt', 'run']);
   const faults = Object.getOwnPropertyNames(Faults.prototype).filter((n) => !internal.has(n)).map((n) => `faults.${n === 'use' ? 'use' : n}`);
   const market = Object.getOwnPropertyNames(Market.prototype).filter((n) => !internal.has(n)).map((n) => `market.${n}`);
   const handle = ['urls', 'ports', 'config', 'credentials', 'stats', 'mark', 'openClientOrderIds', 'reset', 'advanceTime', 'now'];

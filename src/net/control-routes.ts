@@ -110,15 +110,19 @@ const FIXED_ROUTES: readonly ControlRoute[] = [
     method: 'POST',
     path: 'advance-time',
     call: 'advanceTime',
-    summary: 'Moves a manual clock on by ms, running the driver as if that much time had passed (409 on the wall clock).',
+    summary: 'Moves a manual clock on by ms (a whole number up to sim.max_advance_ms, default 30 days), everything due on the way happening at its own instant (409 on the wall clock).',
     body: { args: [{ name: 'ms', schema: { type: 'integer', minimum: 0 } }] },
     result: NULL,
     errors: [409],
     run: (sim, { args }) => {
-      const ms = args.ms;
-      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) throw new FaultError('ms must be a non-negative integer');
-      if (sim.config.sim.clock !== 'manual') throw new ControlError(409, 'advanceTime needs sim.clock = "manual"; this simulator runs on the wall clock');
-      sim.advanceTime(ms);
+      // advanceTime checks ms first and names the broken rule with a RangeError (docs/time.md): 400.
+      try {
+        sim.advanceTime(args.ms as number);
+      } catch (error) {
+        if (error instanceof RangeError) throw new FaultError(error.message);
+        if (sim.config.sim.clock !== 'manual') throw new ControlError(409, 'advanceTime needs sim.clock = "manual"; this simulator runs on the wall clock');
+        throw error;
+      }
       return null;
     },
   },

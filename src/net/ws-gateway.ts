@@ -2,6 +2,9 @@
 // `upgrade` listener): `/ws-api/v3` -> WS API, `/stream` -> combined market data, `/ws` and
 // `/ws/<a>/<b>` -> raw market data (or a legacy listen-key user stream). It owns every
 // connection, the heartbeat of spec 3.3 and the delivery of events and depth batches.
+// Heartbeats are a transport matter: they run on the wall clock (monotonic), whatever the
+// simulated clock does, so a long `advanceTime` never makes a live connection look dead; the
+// timer runs only while a connection is open.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -19,10 +22,8 @@ import { MAX_FRAME_BYTES, Peer, type PeerKind } from './ws-peer.ts';
 export interface GatewayOptions {
   readonly service: Service;
   readonly wire: EventWire;
-  /** Monotonic ms for message rates (never the simulated clock). */
+  /** Monotonic ms for message rates and heartbeats (never the simulated clock). */
   readonly monotonicNow: () => number;
-  /** The time heartbeats run on: monotonic ms, or the manual clock (pings follow advanceTime). */
-  readonly heartbeatNow: () => number;
   readonly pingIntervalMs: number;
   readonly pongTimeoutMs: number;
   /** Where WS API requests publish their events (made by the simulator, delivered by this gateway). */
@@ -64,14 +65,20 @@ export class WsGateway implements EventDelivery {
     });
   }
 
-  /** Pings and pong timeouts (spec 3.3) on a timer; `heartbeat()` is also callable directly. */
-  startHeartbeat(): void {
+  /** Pings and pong timeouts (spec 3.3) on a wall-clock timer, armed while a connection is open. */
+  private startHeartbeat(): void {
+    if (this.heartbeatTimer !== null) return;
     const period = Math.max(1, Math.min(this.options.pingIntervalMs, this.options.pongTimeoutMs, 1000));
     this.heartbeatTimer = setInterval(() => this.heartbeat(), period);
     this.heartbeatTimer.unref();
   }
 
-  heartbeat(now = this.options.heartbeatNow()): void {
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer !== null) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+  }
+
+  heartbeat(now = this.options.monotonicNow()): void {
     for (const peer of this.peers) peer.heartbeat(now, this.options.pingIntervalMs, this.options.pongTimeoutMs);
   }
 
@@ -136,8 +143,7 @@ export class WsGateway implements EventDelivery {
   }
 
   closeAll(): void {
-    if (this.heartbeatTimer !== null) clearInterval(this.heartbeatTimer);
-    this.heartbeatTimer = null;
+    this.stopHeartbeat();
     for (const peer of this.peers) peer.terminate();
     this.peers.clear();
     this.wss.close();
@@ -182,15 +188,17 @@ export class WsGateway implements EventDelivery {
 
   private accept(req: IncomingMessage, socket: Duplex, head: Buffer, kind: PeerKind, open: (peer: Peer) => void): void {
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      const peer = new Peer(ws, socket, kind, this.options.service.clock.now(), this.options.heartbeatNow(), () => {
+      const peer = new Peer(ws, socket, kind, this.options.service.clock.now(), this.options.monotonicNow(), () => {
         this.slowConsumersCut++;
         this.options.onSlowConsumer?.();
       });
       this.peers.add(peer);
+      this.startHeartbeat();
       ws.on('error', () => ws.terminate());
       ws.once('close', () => {
         this.peers.delete(peer);
         this.users.removePeer(peer);
+        if (this.peers.size === 0) this.stopHeartbeat();
       });
       open(peer);
     });
