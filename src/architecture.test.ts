@@ -38,14 +38,17 @@ interface Layer {
  */
 const LAYERS: readonly Layer[] = [
   { name: 'support', files: ['package-root.ts'], imports: [] },
+  // Describing and coercing values a client sent without throwing (issue 18): every layer that
+  // reads client input uses it; it imports nothing.
+  { name: 'untrusted', files: ['untrusted.ts'], imports: [] },
   { name: 'config', files: ['config/'], imports: [] },
   { name: 'core', files: ['core/'], imports: ['config'] }, // Config types only (see checkCorePurity)
   // Fault rules (API.md 3.1): decided at named points of the api/net pipeline, so below both.
-  { name: 'faults', files: ['faults/'], imports: ['config', 'core'] },
-  { name: 'api', files: ['api/'], imports: ['config', 'core', 'faults'] },
+  { name: 'faults', files: ['faults/'], imports: ['untrusted', 'config', 'core'] },
+  { name: 'api', files: ['api/'], imports: ['untrusted', 'config', 'core', 'faults'] },
   { name: 'client', files: ['client/'], imports: ['api'] },
   { name: 'market', files: ['market.ts'], imports: ['core', 'client'] },
-  { name: 'net', files: ['net/'], imports: ['config', 'core', 'api', 'client', 'market', 'faults'] },
+  { name: 'net', files: ['net/'], imports: ['untrusted', 'config', 'core', 'api', 'client', 'market', 'faults'] },
   { name: 'stats', files: ['stats.ts', 'journal.ts'], imports: ['core', 'api'] },
   // The scheduler of timed work (src/time): pure deciding plus the wall-clock timer; its
   // exchange task reads the core and the listen keys through a host interface.

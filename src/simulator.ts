@@ -276,6 +276,7 @@ export class Simulator {
       touch: s.touch(),
       duplicateClientOrderIds: s.duplicateClientOrderIds,
       slowConsumersDisconnected: this.gateway.slowConsumersCut,
+      internalErrors: this.service.internalErrors,
       faults: this.faults.counters(),
       sinceMark: s.sinceMark(),
     };

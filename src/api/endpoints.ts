@@ -17,6 +17,8 @@ import type { ConnectionControl } from './session.ts';
 export type { Endpoint, HandlerContext, HandlerServices, HttpMethod, Security } from './endpoint-types.ts';
 
 const DEPTH_MAX_LIMIT = 5000;
+/** binance-facts §2.2 (-1101): at most 100 values of `symbols`. */
+export const MAX_SYMBOLS = 100;
 
 function depthWeight(limit: number): number {
   if (limit <= 100) return 5;
@@ -41,6 +43,9 @@ function symbolList(ctx: HandlerContext, p: Params): string[] | undefined {
     if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((s) => typeof s === 'string')) {
       throw apiError('INVALID_PARAMETER', 'symbols');
     }
+    // The reference's caps (-1101): more than 100 values, or one value twice.
+    if (parsed.length > MAX_SYMBOLS) throw apiError('TOO_MANY_SYMBOLS', MAX_SYMBOLS);
+    if (new Set(parsed).size !== parsed.length) throw apiError('DUPLICATE_PARAM');
     symbols = parsed as string[];
   }
   for (const s of symbols ?? []) if (ctx.exchange.instrument(s) === undefined) throw apiError('BAD_SYMBOL');

@@ -34,7 +34,7 @@ function reference(ex: Exchange, wire: Wire, r: ExecutionReport): string {
   if (rests && o.workingTime >= 0) body.W = o.workingTime;
   body.V = STP_MODE;
   if (r.executionType === 'TRADE_PREVENTION') {
-    Object.assign(body, { u: -1, U: r.counterOrderId, A: wire.qty(inst, o.preventedQty), B: wire.qty(inst, r.lastPreventedQty), Cs: o.symbol });
+    Object.assign(body, { v: r.preventedMatchId, u: -1, U: r.counterOrderId, A: wire.qty(inst, o.preventedQty), B: wire.qty(inst, r.lastPreventedQty), Cs: o.symbol });
   }
   if (o.expiryReason !== 'NONE') body.eR = o.expiryReason;
   return JSON.stringify(body);

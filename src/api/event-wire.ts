@@ -85,9 +85,9 @@ export class EventWire {
     if (rests && o.workingTime >= 0) text += `,"W":${o.workingTime}`;
     text += `,"V":"${STP_MODE}"`;
     if (r.executionType === 'TRADE_PREVENTION') {
-      // STP expiry fields (binance-facts §8): the maker's cumulative and last prevented quantity
-      // (equal under EXPIRE_MAKER), and the order it would have traded with.
-      text += `,"u":-1,"U":${r.counterOrderId},"A":"${w.qty(inst, o.preventedQty)}","B":"${w.qty(inst, r.lastPreventedQty)}","Cs":"${o.symbol}"`;
+      // STP expiry fields (binance-facts §8): the prevented match's id, the maker's cumulative
+      // and last prevented quantity (equal under EXPIRE_MAKER), the order it would have traded with.
+      text += `,"v":${r.preventedMatchId},"u":-1,"U":${r.counterOrderId},"A":"${w.qty(inst, o.preventedQty)}","B":"${w.qty(inst, r.lastPreventedQty)}","Cs":"${o.symbol}"`;
     }
     if (o.expiryReason !== 'NONE') text += `,"eR":"${o.expiryReason}"`;
     return `${text}}`;

@@ -7,7 +7,7 @@
 
 import type { AmendResult, CancelResult, PlaceResult } from '../core/commands.ts';
 import type { Instrument } from '../core/markets.ts';
-import { STP_MODE, type AccountTrade, type Fill, type OrderView, type Touch } from '../core/types.ts';
+import { STP_MODE, type AccountTrade, type Fill, type OrderView, type PreventedMatch, type Touch } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import { fieldsOf, shape, type WireOf } from './shape.ts';
 
@@ -44,6 +44,15 @@ export const FILL = shape({
   tradeId: fill.num((f) => f.tradeId),
 });
 
+const prevented = fieldsOf<PreventedMatch, Instrument>();
+/** One item of `preventedMatches` (binance-facts §8; makerPreventedQuantity: EXPIRE_MAKER). */
+export const PREVENTED_MATCH = shape({
+  preventedMatchId: prevented.num((m) => m.preventedMatchId),
+  makerOrderId: prevented.num((m) => m.makerOrderId),
+  price: prevented.text((m, inst) => price(inst, m.price)),
+  makerPreventedQuantity: prevented.text((m, inst) => qty(inst, m.makerPreventedQty)),
+});
+
 const placed = fieldsOf<PlaceResult, Instrument>();
 const ACK_FIELDS = {
   symbol: placed.text((r) => r.order.symbol),
@@ -71,10 +80,13 @@ const RESULT_FIELDS = {
   preventedQuantity: placed.optional(placed.text((r, inst) => qty(inst, r.order.preventedQty)), (r) => r.order.preventedQty > 0),
 };
 
+/** The taker's prevented matches, after everything else (binance-facts §8's example), when there are any. */
+const preventedMatches = placed.optional(placed.list(PREVENTED_MATCH, (r) => r.preventedMatches), (r) => r.preventedMatches.length > 0);
+
 /** POST order replies by `newOrderRespType`. */
 export const ORDER_ACK = shape(ACK_FIELDS);
-export const ORDER_RESULT = shape(RESULT_FIELDS);
-export const ORDER_FULL = shape({ ...RESULT_FIELDS, fills: placed.list(FILL, (r) => r.fills) });
+export const ORDER_RESULT = shape({ ...RESULT_FIELDS, preventedMatches });
+export const ORDER_FULL = shape({ ...RESULT_FIELDS, fills: placed.list(FILL, (r) => r.fills), preventedMatches });
 
 const cancel = fieldsOf<CancelResult, Instrument>();
 /** DELETE order: the cancelled order, with the cancel request's own client id. */

@@ -66,13 +66,18 @@ test('HMAC signatures verify over the payload as sent (either hex case), and a w
   assert.ok(bad !== null && bad.code === -1022);
 });
 
-test('LONG parameters take the whole int64 range; beyond it is -1100', () => {
+test('LONG parameters take the whole int64 range, leading zeros too; beyond it is -1130, not digits -1100', () => {
   const int = (v: string) => parseRestParams(`orderId=${v}`, '').int('orderId');
   assert.equal(int('42'), 42);
   assert.equal(int('-9223372036854775808') !== undefined, true);
   // 2^63-1 names no order (ids stay far below 2^53), but it is a valid LONG, not -1100.
   assert.ok(int('9223372036854775807')! > Number.MAX_SAFE_INTEGER);
-  for (const bad of ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '99999999999999999999', '1.5', 'abc', '1e3']) {
+  assert.equal(int('00000000000000000001'), 1);
+  // Up to 20 digits but outside int64: the message names no pattern the value matches.
+  for (const big of ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '99999999999999999999']) {
+    assert.throws(() => int(big), (e: unknown) => isApiError(e) && e.code === -1130 && e.msg === "Data sent for parameter 'orderId' is not valid.", big);
+  }
+  for (const bad of ['123456789012345678901', '000000000000000000001', '1.5', 'abc', '1e3', '-']) {
     assert.throws(
       () => int(bad),
       (e: unknown) => isApiError(e) && e.code === -1100 && e.msg === "Illegal characters found in parameter 'orderId'; legal range is '^[0-9]{1,20}$'.",

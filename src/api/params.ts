@@ -5,10 +5,14 @@
 // (§1.3); WS API = every param but `signature`, sorted by name, joined `k=v&...`.
 
 import { apiError, ApiError } from '../core/errors.ts';
+import { plainNumber } from '../untrusted.ts';
+import { ExactInteger } from './exact-json.ts';
 
 export const MAX_PARAMS = 64;
 
-const LONG_RE = /^-?[0-9]{1,19}$/;
+/** An integer parameter's text; leading zeros allowed (`00000000000000000001` is 1). */
+const LONG_RE = /^-?[0-9]{1,20}$/;
+const LONG_PATTERN = '^[0-9]{1,20}$';
 /** The LONG range of the reference's integer parameters and request ids. */
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
@@ -71,15 +75,17 @@ export class Params {
   }
 
   /**
-   * An optional integer parameter (LONG, int64): -1100 when it is not one. Values beyond 2^53
-   * come back as the nearest double: no order, trade or subscription id gets near 2^53, so such
-   * a value names nothing (an unknown order is -2013, as on the reference), and times and limits
-   * that large are out of every range anyway.
+   * An optional integer parameter (LONG, int64): -1100 naming the pattern when the text is not
+   * up to 20 digits, -1130 when it is but lies outside int64 (so a refusal never names a pattern
+   * the value matches). Values beyond 2^53 come back as the nearest double: no order, trade or
+   * subscription id gets near 2^53, so such a value names nothing (an unknown order is -2013, as
+   * on the reference), and times and limits that large are out of every range anyway.
    */
   int(name: string): number | undefined {
     const v = this.get(name);
     if (v === undefined) return undefined;
-    if (!LONG_RE.test(v) || (v.length >= 19 && !isInt64(v))) throw apiError('ILLEGAL_CHARS', name, '^[0-9]{1,20}$');
+    if (!LONG_RE.test(v)) throw apiError('ILLEGAL_CHARS', name, LONG_PATTERN);
+    if (v.length >= 19 && !isInt64(v)) throw apiError('INVALID_PARAMETER', name);
     return Number(v);
   }
 
@@ -120,7 +126,8 @@ export function parseWsParams(raw: unknown): Params {
   for (const k in object) {
     const v = object[k];
     if (typeof v === 'string') values.set(k, v);
-    else if (typeof v === 'number' && Number.isFinite(v)) values.set(k, numberText(v));
+    else if (v instanceof ExactInteger) values.set(k, v.digits); // beyond 2^53: the digits sent
+    else if (typeof v === 'number' && Number.isFinite(v)) values.set(k, plainNumber(v));
     else if (typeof v === 'boolean') values.set(k, String(v));
     else if (Array.isArray(v) && v.every(isString)) values.set(k, JSON.stringify(v));
     else throw apiError('INVALID_PARAMETER', k);
@@ -158,10 +165,6 @@ class WsParams extends Params {
   }
 }
 
-function numberText(v: number): string {
-  // Plain notation, never exponent form, so decimals parse as the client meant them.
-  return Number.isInteger(v) ? v.toFixed(0) : String(v).includes('e') ? v.toFixed(20).replace(/0+$/, '') : String(v);
-}
 
 function decodeForm(text: string): Map<string, string> {
   const out = new Map<string, string>();

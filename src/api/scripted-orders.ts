@@ -9,6 +9,7 @@ import type { Exchange } from '../core/exchange.ts';
 import type { Instrument } from '../core/markets.ts';
 import { ScriptedMarket } from '../core/scripted-market.ts';
 import { DECIMAL_PATTERN, parseScaled, ScaledParse } from '../core/units.ts';
+import { scalarText } from '../untrusted.ts';
 import { exceedsAssetPrecision, parsePlaceOrder } from './order-params.ts';
 import { canonicalDecimal, parseDecimal } from '../config/decimal.ts';
 
@@ -29,7 +30,14 @@ export class ScriptedOrders {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return refused(apiError('MANDATORY_PARAM', 'symbol'));
     const given = input as Record<string, unknown>;
     const fields: Record<string, string> = {};
-    for (const name of ORDER_FIELDS) if (given[name] !== undefined && given[name] !== null) fields[name] = paramText(given[name]);
+    for (const name of ORDER_FIELDS) {
+      const value = given[name];
+      if (value === undefined || value === null) continue;
+      // A field of the wrong JSON type (an array, an object, a boolean) is refused, never coerced.
+      const text = paramText(value);
+      if (text === undefined) return refused(wrongType(name));
+      fields[name] = text;
+    }
     const parsed = parsePlaceOrder(fields, (s) => this.core.instrument(s), now);
     if (parsed instanceof ApiError) return refused(parsed);
     return this.market.place(parsed, now);
@@ -57,6 +65,7 @@ export class ScriptedOrders {
     if (inst instanceof ApiError) return refused(inst);
     if (price === undefined || price === null || price === '') return refused(apiError('MANDATORY_PARAM', 'price'));
     const text = paramText(price);
+    if (text === undefined) return refused(wrongType('price'));
     const ticks = parseScaled(text, inst.tickDecimals);
     if (ticks === ScaledParse.Malformed) return refused(apiError('ILLEGAL_CHARS', 'price', DECIMAL_PATTERN));
     if (exceedsAssetPrecision(text)) return refused(apiError('BAD_PRECISION', 'price'));
@@ -71,21 +80,28 @@ export class ScriptedOrders {
 
   private lookup(symbol: unknown): Instrument | ApiError {
     if (symbol === undefined || symbol === null || symbol === '') return apiError('MANDATORY_PARAM', 'symbol');
-    return this.core.instrument(String(symbol)) ?? apiError('BAD_SYMBOL');
+    const text = scalarText(symbol);
+    if (text === undefined) return wrongType('symbol');
+    return this.core.instrument(text) ?? apiError('BAD_SYMBOL');
   }
 }
 
 /**
  * A parameter as the text an account order would carry: a number in plain decimal notation, as
- * the typed client sends it (API.md 5.1: 1e-7 is "0.0000001"; never an exponent); anything else
- * as its text, checked like any parameter.
+ * the typed client sends it (1e-7 is "0.0000001"; never an exponent), a string as it is;
+ * undefined for any other JSON type (never coerced: an object's toString is not called).
  */
-function paramText(value: unknown): string {
+function paramText(value: unknown): string | undefined {
   if (typeof value === 'number') {
     const parsed = parseDecimal(value);
     if (parsed.ok) return canonicalDecimal(parsed.value);
   }
-  return String(value);
+  return scalarText(value);
+}
+
+/** -1100 naming a field given as an array, object or boolean where a string or number belongs. */
+function wrongType(name: string): ApiError {
+  return apiError('ILLEGAL_CHARS_ANY', name);
 }
 
 function refused<T>(error: ApiError): Outcome<T> {

@@ -40,6 +40,11 @@ export class Service implements HandlerServices {
   readonly listenKeys: ListenKeys;
   /** The fault rules in force (API.md 3.1), consulted at the named points below. */
   readonly faults = new FaultRules(ENDPOINTS);
+  /**
+   * Exceptions a handler or a transport's last line of defence caught (each one a defect: no
+   * input should reach one); answered with the reference's -1000 and counted in `sim.stats()`.
+   */
+  internalErrors = 0;
 
   constructor(
     readonly config: Config,
@@ -114,9 +119,15 @@ export class Service implements HandlerServices {
       return { status: 200, body, refusal: null, usedWeight: this.limits.usedWeight(now), orderCounts: this.orderCounts(endpoint, now), events: ctx.events };
     } catch (thrown) {
       if (isApiError(thrown)) return { ...this.error(thrown, now, endpoint), events: ctx.events };
-      this.logError(`unexpected error in ${endpoint.id}`, thrown);
+      this.unexpected(endpoint.id, thrown);
       return this.error(apiError('UNKNOWN'), now, endpoint);
     }
+  }
+
+  /** Counts and logs an exception caught where it should never have been thrown. */
+  unexpected(where: string, error: unknown): void {
+    this.internalErrors++;
+    this.logError(`unexpected error in ${where}`, error);
   }
 
   /** A reply for an error found before any handler ran (routing, body limits). */

@@ -33,18 +33,20 @@ test('order shapes: text equals JSON.stringify of the object, with escaping and 
   ];
   for (const o of orders) {
     for (const list of [[], fills]) {
-      const placed: PlaceResult = { order: o, fills: list, transactTime: 99 };
-      for (const s of [ORDER_ACK, ORDER_RESULT, ORDER_FULL]) assert.equal(s.text(placed, inst), JSON.stringify(s.object(placed, inst)));
+      for (const preventedMatches of [[], [{ preventedMatchId: 0, makerOrderId: 3, price: 6_000_000, makerPreventedQty: 12 }]]) {
+        const placed: PlaceResult = { order: o, fills: list, preventedMatches, transactTime: 99 };
+        for (const s of [ORDER_ACK, ORDER_RESULT, ORDER_FULL]) assert.equal(s.text(placed, inst), JSON.stringify(s.object(placed, inst)));
+      }
     }
     const cancelled: CancelResult = { order: o, origClientOrderId: o.clientOrderId, clientOrderId: 'x"y', transactTime: 5 };
     assert.equal(CANCELLED.text(cancelled, inst), JSON.stringify(CANCELLED.object(cancelled, inst)));
     assert.equal(CANCELLED.listText([cancelled, cancelled], inst), JSON.stringify([cancelled, cancelled].map((c) => CANCELLED.object(c, inst))));
     assert.equal(ORDER.text(o, inst), JSON.stringify(ORDER.object(o, inst)));
   }
-  const expired = ORDER_RESULT.object({ order: orders[2]!, fills: [], transactTime: 1 }, inst);
+  const expired = ORDER_RESULT.object({ order: orders[2]!, fills: [], preventedMatches: [], transactTime: 1 }, inst);
   assert.equal(expired.expiryReason, 'UNFILLED_IOC_QUANTITY_EXPIRED');
   assert.equal(expired.preventedQuantity, '0.00005000');
-  assert.ok(!('expiryReason' in ORDER_RESULT.object({ order: orders[0]!, fills: [], transactTime: 1 }, inst)));
+  assert.ok(!('expiryReason' in ORDER_RESULT.object({ order: orders[0]!, fills: [], preventedMatches: [], transactTime: 1 }, inst)));
 });
 
 test('rateLimits text equals the objects it stands for', () => {

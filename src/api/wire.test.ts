@@ -31,6 +31,11 @@ function referencePlaced(ex: Exchange, wire: Wire, r: PlaceResult, respType: 'AC
       commissionAsset: f.commissionAsset, tradeId: f.tradeId,
     }));
   }
+  if (r.preventedMatches.length > 0) {
+    body.preventedMatches = r.preventedMatches.map((m) => ({
+      preventedMatchId: m.preventedMatchId, makerOrderId: m.makerOrderId, price: wire.price(inst, m.price), makerPreventedQuantity: wire.qty(inst, m.makerPreventedQty),
+    }));
+  }
   return JSON.stringify(body);
 }
 

@@ -10,10 +10,13 @@ export const DEFAULT_QUOTE_BALANCE = '10000000';
 
 const PATH = 'sim.account.balances';
 
-/** 18 decimals: the finest unit of any common asset (ETH wei); the ledger stores integer atoms. */
+/**
+ * 8 decimals: what the reference sends for every amount (issue 18: never more than 8 decimals on
+ * anything sent); with tick + lot at most 8 decimals too, every balance stays on that grid.
+ */
 const readBalance = readDecimal({
-  expected: 'a non-negative decimal with at most 18 decimals',
-  accept: (value) => value.decimalPlaces() <= 18,
+  expected: 'a non-negative decimal with at most 8 decimals',
+  accept: (value) => value.decimalPlaces() <= 8,
 });
 
 /**

@@ -21,6 +21,9 @@ export const ALL_VENUES = 'all';
 /** Instruments that do not name a venue belong to this one. */
 export const DEFAULT_VENUE = 'binance';
 
+/** The decimals every amount is sent with (binance-facts: 8); a notional has tick + lot of them. */
+const MAX_NOTIONAL_DECIMALS = 8;
+
 /** Spec 2.1: tick and lot are power-of-ten steps; Binance's finest step is 8 decimals. */
 const readStep = readDecimal({
   expected: 'a power of ten from 0.00000001 to 1 (such as "0.01" or "1")',
@@ -75,7 +78,15 @@ function readInstrument(raw: unknown, path: string, problems: ProblemList): Inst
 
 /** Rules across keys of one entry; each only when the keys it compares were valid. */
 function checkInstrumentConsistency(fields: Partial<InstrumentConfig>, path: string, problems: ProblemList): void {
-  const { base, quote, lot, min_qty, max_qty } = fields;
+  const { base, quote, tick, lot, min_qty, max_qty } = fields;
+  // Issue 18: a notional (price x quantity) has tick + lot decimals; beyond 8 its balances and
+  // commissions could not be sent at the 8 decimals the reference sends, so the pair is refused.
+  if (tick !== undefined && lot !== undefined) {
+    const decimals = new Decimal(tick).decimalPlaces() + new Decimal(lot).decimalPlaces();
+    if (decimals > MAX_NOTIONAL_DECIMALS) {
+      problems.note(`${path}.lot`, `tick and lot decimals at most ${MAX_NOTIONAL_DECIMALS} together (tick ${tick} has ${new Decimal(tick).decimalPlaces()})`, JSON.stringify(lot));
+    }
+  }
   if (base !== undefined && quote !== undefined && base === quote) {
     problems.note(`${path}.quote`, `an asset other than the base asset ${base}`, JSON.stringify(quote));
   }

@@ -52,14 +52,14 @@ test('decimal strings must be plain decimals; numbers go through their shortest 
   }
   const config = resolveConfig({
     sim: { generator: { limit_notional_min: 0.1, limit_notional_max: '2000.50' } },
-    instruments: [instrument({ lot: 1e-7, min_qty: 1e-7, max_qty: 123.4, tick: '0.010' })],
+    instruments: [instrument({ lot: 1e-7, min_qty: 1e-7, max_qty: 123.4, tick: '0.10' })],
   });
   assert.equal(config.sim.generator.limit_notional_min, '0.1');
   assert.equal(config.sim.generator.limit_notional_max, '2000.5');
   assert.equal(config.instruments[0]!.lot, '0.0000001');
   assert.equal(config.instruments[0]!.min_qty, '0.0000001');
   assert.equal(config.instruments[0]!.max_qty, '123.4');
-  assert.equal(config.instruments[0]!.tick, '0.01');
+  assert.equal(config.instruments[0]!.tick, '0.1');
 });
 
 test('tick and lot must be powers of ten from 1e-8 to 1', () => {
@@ -68,8 +68,9 @@ test('tick and lot must be powers of ten from 1e-8 to 1', () => {
     assertOnlyProblem(instruments(instrument({ lot: bad, min_qty: '1', max_qty: '1' })), 'instruments[0].lot', /power of ten/);
   }
   for (const good of ['1', '0.1', '0.00000001', '1.000']) {
-    const config = resolveConfig(instruments(instrument({ tick: good, lot: good, min_qty: '1', max_qty: '1' })));
+    const config = resolveConfig(instruments(instrument({ tick: good, lot: '1', min_qty: '1', max_qty: '1' })));
     assert.equal(config.instruments[0]!.tick, good === '1.000' ? '1' : good);
+    assert.equal(resolveConfig(instruments(instrument({ tick: '1', lot: good, min_qty: '1', max_qty: '1' }))).instruments[0]!.lot, good === '1.000' ? '1' : good);
   }
 });
 
@@ -135,16 +136,23 @@ test('max_notional must be positive and at least min_notional', () => {
   assert.equal(resolveConfig(sim({ symbols: { BTCUSDT: { max_notional: 5 } } })).sim.symbols.BTCUSDT!.max_notional, '5');
 });
 
-test('balances: non-negative decimals with at most 18 decimals, for assets of configured instruments', () => {
+test('an instrument whose tick and lot decimals sum to more than 8 is refused, naming its lot (issue 18)', () => {
+  // 0.001 x 0.000001 = 9 decimals: notionals and balances would need more than the 8 the reference sends.
+  const problem = assertOnlyProblem(instruments(instrument({ tick: '0.001', lot: '0.000001', min_qty: '0.000001' })), 'instruments[0].lot', /tick and lot decimals at most 8 together/);
+  assert.equal(problem.got, '"0.000001"');
+  assert.doesNotThrow(() => resolveConfig(instruments(instrument({ tick: '0.001', lot: '0.00001', min_qty: '0.00001' }))));
+});
+
+test('balances: non-negative decimals with at most 8 decimals (what the reference sends), for assets of configured instruments', () => {
   const balances = (values: Record<string, unknown>) => sim({ account: { balances: values } });
   assertOnlyProblem(balances({ BTC: -5 }), 'sim.account.balances.BTC', /non-negative decimal/);
   assertOnlyProblem(balances({ BTC: '-5' }), 'sim.account.balances.BTC', /non-negative decimal/);
-  assertOnlyProblem(balances({ BTC: '0.1234567890123456789' }), 'sim.account.balances.BTC', /at most 18 decimals/);
+  assertOnlyProblem(balances({ BTC: '0.123456789' }), 'sim.account.balances.BTC', /at most 8 decimals/);
   assertOnlyProblem(balances({ BTC: 'lots' }), 'sim.account.balances.BTC', /non-negative decimal/);
   assertOnlyProblem(balances({ XRP: 1 }), 'sim.account.balances.XRP', /^unknown key: not an asset of any configured instrument \(assets: BTC, ETH, USDT\)/);
   assertOnlyProblem(balances({ btc: 1 }), 'sim.account.balances.btc', /^unknown key/);
-  const config = resolveConfig(balances({ BTC: '0.123456789012345678', USDT: 0 }));
-  assert.deepEqual(config.sim.account.balances, { BTC: '0.123456789012345678', ETH: '100', USDT: '0' });
+  const config = resolveConfig(balances({ BTC: '0.12345678', USDT: 0 }));
+  assert.deepEqual(config.sim.account.balances, { BTC: '0.12345678', ETH: '100', USDT: '0' });
 });
 
 test('the default balance is 100 for a base asset and 10000000 for a quote-only asset', () => {

@@ -16,7 +16,7 @@ import type { OrderRegistry } from './order-registry.ts';
 import { placementError } from './queries.ts';
 import type { Rng } from './rng.ts';
 import type { TradeLog } from './trade-log.ts';
-import type { AccountTrade, ExecutionReport, ExecutionType, Fill, RejectReason, Side } from './types.ts';
+import type { AccountTrade, ExecutionReport, ExecutionType, Fill, PreventedMatch, RejectReason, Side } from './types.ts';
 
 /** MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol). */
 export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;
@@ -27,6 +27,10 @@ export class AccountDesk implements FillSink {
   lastBalanceUpdate = 0;
   private nextOrderId = 1;
   private nextExecutionId = 1;
+  /** binance-facts §8: the account's prevented matches are numbered from 0. */
+  private nextPreventedMatchId = 0;
+  /** The prevented matches of the placement running now (its response lists them). */
+  private preventedMatches: PreventedMatch[] = [];
   private readonly maxFeeCentiBps: bigint;
   private readonly bookView: { readonly markets: Markets; readonly books: Matcher['books'] };
 
@@ -90,6 +94,7 @@ export class AccountDesk implements FillSink {
     const release = lockFor(inst, order.side, acct.price, decrease);
     acct.locked -= release;
     this.ledger.release(order.side === 'BUY' ? inst.quote : inst.base, release);
+    this.unreserveLots(inst, order, decrease);
     const origClientOrderId = acct.clientOrderId;
     clientIds.delete(origClientOrderId);
     clientIds.set(newClientOrderId, order);
@@ -165,14 +170,20 @@ export class AccountDesk implements FillSink {
 
     let reject: RejectReason = 'NONE';
     let lock = 0n;
+    let feeReserve = 0n;
+    let feeReservePerLot = 0n;
     if (p.orderType === 'LIMIT_MAKER' && this.matcher.crossesBest(inst, p.side, p.price)) reject = 'WOULD_MATCH_IMMEDIATELY';
     else if (p.orderType === 'MARKET') {
       if (!this.coversMarketOrder(inst, p.side, p.quantity)) reject = 'INSUFFICIENT_BALANCES';
     } else {
       lock = lockFor(inst, p.side, p.price, p.quantity);
-      // Spec 2.4: a BUY holds its notional; free quote must also cover its worst-case commission.
-      const cover = p.side === 'BUY' ? lock + inst.commission(BigInt(p.price) * BigInt(p.quantity), this.maxFeeCentiBps) : lock;
-      if (!this.ledger.hold(p.side === 'BUY' ? inst.quote : inst.base, lock, cover)) reject = 'INSUFFICIENT_BALANCES';
+      // Spec 2.4: a BUY locks exactly its notional; its worst-case commission is reserved out of
+      // free quote on top (issue 18), so no later order can leave its fills unable to pay.
+      if (p.side === 'BUY') {
+        feeReservePerLot = this.feeReservePerLot(inst, p.price);
+        feeReserve = BigInt(p.quantity) * feeReservePerLot;
+      }
+      if (!this.ledger.hold(p.side === 'BUY' ? inst.quote : inst.base, lock, feeReserve)) reject = 'INSUFFICIENT_BALANCES';
     }
 
     const orderId = this.nextOrderId++;
@@ -184,11 +195,14 @@ export class AccountDesk implements FillSink {
       return apiError(reject === 'WOULD_MATCH_IMMEDIATELY' ? 'WOULD_TAKE' : 'INSUFFICIENT_BALANCE');
     }
     account.locked = lock;
+    account.feeReserve = feeReserve;
+    account.feeReservePerLot = feeReservePerLot;
     account.workingTime = now;
     this.report(account, 'NEW', now);
 
     const order = new Order(orderId, inst.index, p.side, p.price, p.quantity, account);
     const fills: Fill[] = [];
+    const preventedMatches: PreventedMatch[] = (this.preventedMatches = []);
     if (p.timeInForce === 'FOK' && this.matcher.fillable(inst, p.side, p.price, true, p.quantity) < p.quantity) {
       this.expire(inst, order, 'UNFILLED_FOK_ORDER_EXPIRED', now);
     } else {
@@ -202,25 +216,48 @@ export class AccountDesk implements FillSink {
         }
       }
     }
-    return { order: account.view(), fills, transactTime: now };
+    this.preventedMatches = [];
+    return { order: account.view(), fills, preventedMatches, transactTime: now };
   }
 
-  /** A MARKET order needs its whole fillable part covered by free balance (binance-facts §9). */
+  /**
+   * A MARKET order needs its whole fillable part covered by free balance (binance-facts §9),
+   * less the fee reserve of open BUYs: the notional plus each fill's commission (one per maker,
+   * each rounded up on its own, as settleFill charges it).
+   */
   private coversMarketOrder(inst: Instrument, side: Side, lots: number): boolean {
-    if (side === 'SELL') return this.ledger.free(inst.base) >= BigInt(lots) * inst.basePerLot;
+    if (side === 'SELL') return this.ledger.spendable(inst.base) >= BigInt(lots) * inst.basePerLot;
     let need = lots;
-    let tickLots = 0n;
+    let cost = 0n;
     const asks = this.matcher.books[inst.index]!.asks;
     for (let i = asks.levels.length - 1; i >= 0 && need > 0; i--) {
       for (let o = asks.levels[i]!.head; o !== null && need > 0; o = o.next) {
         if (o.account !== null) continue; // own orders expire by self-trade prevention
         const q = Math.min(need, o.remaining);
-        tickLots += BigInt(o.price) * BigInt(q);
+        const tickLots = BigInt(o.price) * BigInt(q);
+        cost += tickLots * inst.quotePerTickLot + inst.commission(tickLots, this.markets.takerCentiBps);
         need -= q;
       }
     }
-    const cost = tickLots * inst.quotePerTickLot + inst.commission(tickLots, this.markets.takerCentiBps);
-    return this.ledger.free(inst.quote) >= cost;
+    return this.ledger.spendable(inst.quote) >= cost;
+  }
+
+  /**
+   * The fee reserve of one lot of a BUY at `price` ticks: its commission at the higher rate,
+   * rounded up to 8 decimals. Per lot, because every fill is rounded up on its own and a fill
+   * is whole lots: the fills of n lots never cost more than n of these (ceil(n x) <= n ceil(x)).
+   */
+  private feeReservePerLot(inst: Instrument, price: number): bigint {
+    return inst.commission(BigInt(price), this.maxFeeCentiBps);
+  }
+
+  /** Frees the fee reserve of `lots` of a BUY (filled, cancelled or amended away). */
+  private unreserveLots(inst: Instrument, order: Order, lots: number): void {
+    const acct = order.account!;
+    if (acct.feeReserve === 0n) return;
+    const freed = BigInt(lots) * acct.feeReservePerLot;
+    acct.feeReserve -= freed;
+    this.ledger.unreserve(inst.quote, freed);
   }
 
   private cancelResting(inst: Instrument, order: Order, cancelId: string, now: number): CancelResult {
@@ -247,6 +284,8 @@ export class AccountDesk implements FillSink {
     const acct = order.account!;
     this.ledger.release(order.side === 'BUY' ? inst.quote : inst.base, acct.locked);
     acct.locked = 0n;
+    this.ledger.unreserve(inst.quote, acct.feeReserve);
+    acct.feeReserve = 0n;
   }
 
   // ---------------------------------------------------------------- the account's side of matching
@@ -267,7 +306,9 @@ export class AccountDesk implements FillSink {
       acct.locked -= release;
     }
     const due = inst.commission(BigInt(price) * BigInt(qty), isMaker ? this.markets.makerCentiBps : this.markets.takerCentiBps);
+    // Free quote holds at least this order's fee reserve, which covers `due`: charged in full.
     const commission = this.ledger.settle(inst, order.side, release, notional, baseAmount, due);
+    this.unreserveLots(inst, order, qty);
     acct.executedQty += qty;
     acct.cumQuote += notional;
     acct.updateTime = now;
@@ -296,7 +337,9 @@ export class AccountDesk implements FillSink {
     acct.preventedQty += qty;
     acct.status = 'EXPIRED_IN_MATCH';
     acct.updateTime = now;
-    this.report(acct, 'TRADE_PREVENTION', now, { lastPreventedQty: qty, counterOrderId: taker.id });
+    const preventedMatchId = this.nextPreventedMatchId++;
+    this.preventedMatches.push({ preventedMatchId, makerOrderId: acct.orderId, price: maker.price, makerPreventedQty: qty });
+    this.report(acct, 'TRADE_PREVENTION', now, { lastPreventedQty: qty, counterOrderId: taker.id, preventedMatchId });
   }
 
   // ---------------------------------------------------------------- events and ids
@@ -327,6 +370,7 @@ export class AccountDesk implements FillSink {
       origClientOrderId: null,
       lastPreventedQty: 0,
       counterOrderId: -1,
+      preventedMatchId: -1,
       ...extra,
     });
   }

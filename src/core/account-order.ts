@@ -11,6 +11,10 @@ export class AccountOrder {
   cumQuote = 0n;
   /** Atoms of the locked asset still held for this order's open quantity. */
   locked = 0n;
+  /** Quote atoms of free kept for the worst-case commission of its open quantity (BUY only). */
+  feeReserve = 0n;
+  /** Of that, per open lot (fixed at placement: the order's price and the higher fee rate). */
+  feeReservePerLot = 0n;
   updateTime: number;
   workingTime = -1;
   expiryReason: ExpiryReason = 'NONE';

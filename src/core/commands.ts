@@ -6,7 +6,7 @@
 // skipDepthUpdate) and the driver's (advance, flushDepth) all come through here.
 
 import type { ApiError } from './errors.ts';
-import type { CoreEvent, DepthDiff, Fill, OrderType, OrderView, Side, TimeInForce, Touch } from './types.ts';
+import type { CoreEvent, DepthDiff, Fill, OrderType, OrderView, PreventedMatch, Side, TimeInForce, Touch } from './types.ts';
 
 // ---------------------------------------------------------------- the account's commands
 
@@ -175,6 +175,8 @@ export type Outcome<T> =
 export interface PlaceResult {
   readonly order: OrderView;
   readonly fills: readonly Fill[];
+  /** The matches self-trade prevention stopped, in match order (binance-facts §8). */
+  readonly preventedMatches: readonly PreventedMatch[];
   readonly transactTime: number;
 }
 

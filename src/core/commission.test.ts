@@ -1,7 +1,7 @@
 // Commission at the asset's precision and the BUY lock (issue 13 items 3 and 4): commissions are
 // charged at 8 decimals (exchangeInfo quoteCommissionPrecision), rounded up; a BUY locks exactly
-// its notional; placement needs the notional plus the worst-case commission free; a fill whose
-// commission free quote cannot cover charges what is free, and every record shows the charge.
+// its notional; placement needs the notional plus the worst-case commission free, and that
+// commission stays reserved (issue 18), so every fill is charged in full and every record shows it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,20 +61,20 @@ test('placement refuses (-2010) a BUY whose notional plus worst-case commission 
   assert.deepEqual(usdt(enough), { free: '0.20000000', locked: '500.00000000' });
 });
 
-test('a fill whose commission free quote cannot cover (other orders used it) charges what is free; nothing goes negative', () => {
+test("a BUY that would lock another BUY's fee reserve is refused (-2010); that BUY's fill is charged in full", () => {
   const ex = makeExchange({ sim: { account: { balances: { USDT: '510' } } } });
   const first = expectOk(buy(ex, '50000', '0.01')).order.orderId;
-  // A second order takes all but 0.016 of the free quote (9.984 locked, 0.0039936 reserve checked).
-  expectOk(buy(ex, '41600', '0.00024'));
-  assert.deepEqual(usdt(ex), { free: '0.01600000', locked: '509.98400000' });
+  // 10 free, 0.2 of it reserved for the first BUY: 9.984 + 0.0039936 no longer fits.
+  const refused = expectError(buy(ex, '41600', '0.00024'));
+  assert.equal(refused.code, -2010);
+  assert.deepEqual(usdt(ex), { free: '10.00000000', locked: '500.00000000' });
   const filled = fillOpenOrder(ex, first, '0.01', T0 + 1);
   assert.ok(filled.ok);
   const report = reports(filled.events).find((r) => r.executionType === 'TRADE')!;
-  // The maker commission would be 0.05; 0.016 was free, so 0.016 is charged and recorded.
   const inst = ex.instrument(BTC)!;
-  assert.equal(formatScaled(report.commission, inst.quoteDecimals), '0.01600000');
+  assert.equal(formatScaled(report.commission, inst.quoteDecimals), '0.05000000');
   assert.equal(allTrades(ex.state, BTC).at(-1)!.commission, report.commission);
-  assert.deepEqual(usdt(ex), { free: '0.00000000', locked: '9.98400000' });
+  assert.deepEqual(usdt(ex), { free: '9.95000000', locked: '0.00000000' });
   assert.equal(balance(ex.state, 'BTC').free, atoms(ex, 'BTC', '100.01'));
   assert.deepEqual(invariantViolations(ex.state), []);
 });

@@ -61,6 +61,7 @@ export const ERRORS = {
   ILLEGAL_CHARS_ANY: { code: -1100, http: 400, msg: "Illegal characters found in parameter '%s'." },
   DUPLICATE_PARAM: { code: -1101, http: 400, msg: 'Duplicate values for a parameter detected.' },
   TOO_MANY_PARAMETERS: { code: -1101, http: 400, msg: 'Too many parameters sent for this endpoint.' },
+  TOO_MANY_SYMBOLS: { code: -1101, http: 400, msg: "Too many values sent for parameter 'symbols', maximum allowed up to %s." },
   MANDATORY_PARAM: {
     code: -1102,
     http: 400,

@@ -1,7 +1,8 @@
 // The core's invariants (ARCHITECTURE "validate the book's internal state after every test"):
 // levels sorted and consistent with their orders, the book uncrossed after matching, balances
-// non-negative, locks equal to what open orders hold, every commission at 8 decimals and never
-// above its rate (rounded up), and every asset conserved against the trade log. Returns the
+// non-negative, locks equal to what open orders hold, fee reserves equal to what open BUYs keep
+// (their open lots' worst-case commission) and within free, every commission at 8 decimals and never
+// other than its rate (rounded up: fee reserves make it always payable, issue 18), and every asset conserved against the trade log. Returns the
 // violations found (empty = healthy).
 
 import type { BookSide, Order } from './book.ts';
@@ -12,10 +13,21 @@ export function invariantViolations(s: CoreState): string[] {
   const out: string[] = [];
   let bookOrders = 0;
   const lockedByAsset = new Map<string, bigint>();
+  const reservedByAsset = new Map<string, bigint>();
+  const maxFee = s.markets.makerCentiBps > s.markets.takerCentiBps ? s.markets.makerCentiBps : s.markets.takerCentiBps;
   for (const inst of s.markets.instruments) {
     const book = s.books[inst.index]!;
     for (const side of [book.bids, book.asks]) {
       bookOrders += checkSide(inst, side, s, lockedByAsset, out);
+    }
+    for (let o = book.bids.levels.length - 1; o >= 0; o--) {
+      for (let order = book.bids.levels[o]!.head; order !== null; order = order.next) {
+        if (order.account === null) continue;
+        // Issue 18: every open lot of a BUY keeps its commission at the higher rate, rounded up.
+        const want = BigInt(order.remaining) * inst.commission(BigInt(order.price), maxFee);
+        if (order.account.feeReserve !== want) out.push(`order ${order.id}: reserves ${order.account.feeReserve}, should reserve ${want}`);
+        reservedByAsset.set(inst.quote, (reservedByAsset.get(inst.quote) ?? 0n) + order.account.feeReserve);
+      }
     }
     const bid = book.bids.best();
     const ask = book.asks.best();
@@ -35,6 +47,8 @@ export function invariantViolations(s: CoreState): string[] {
   for (const asset of s.ledger.assets()) {
     const b = s.ledger.get(asset);
     if (b.free < 0n) out.push(`${asset}: free ${b.free} < 0`);
+    if (b.reserved !== (reservedByAsset.get(asset) ?? 0n)) out.push(`${asset}: reserved ${b.reserved} != open BUYs' fee reserves ${reservedByAsset.get(asset) ?? 0n}`);
+    if (b.reserved > b.free) out.push(`${asset}: fee reserve ${b.reserved} > free ${b.free}`);
     if (b.locked !== (lockedByAsset.get(asset) ?? 0n)) out.push(`${asset}: locked ${b.locked} != open orders' locks ${lockedByAsset.get(asset) ?? 0n}`);
     if (b.free + b.locked !== (expected.get(asset) ?? 0n)) out.push(`${asset}: free+locked ${b.free + b.locked} != start + trades ${expected.get(asset)}`);
   }
@@ -77,8 +91,8 @@ function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset
 
 /**
  * Start balances plus every trade's net effect, minus commissions, folded in incrementally.
- * Each new trade's commission is checked on the way: whole 0.00000001s, at most the rate's
- * commission rounded up (less only when free quote could not cover it).
+ * Each new trade's commission is checked on the way: whole 0.00000001s, the rate's
+ * commission rounded up, exactly (the fee reserve of open BUYs means free quote always covers it).
  */
 function foldTrades(s: CoreState, out: string[]): Map<string, bigint> {
   const { processed, expected } = s.conservation;
@@ -90,7 +104,7 @@ function foldTrades(s: CoreState, out: string[]): Map<string, bigint> {
       const t = trades[i]!;
       const due = inst.commission(BigInt(t.price) * BigInt(t.qty), t.isMaker ? s.markets.makerCentiBps : s.markets.takerCentiBps);
       if (t.commission % inst.commissionUnit !== 0n) out.push(`trade ${inst.symbol} ${t.tradeId}: commission ${t.commission} not at 8 decimals`);
-      if (t.commission < 0n || t.commission > due) out.push(`trade ${inst.symbol} ${t.tradeId}: commission ${t.commission} outside 0..${due}`);
+      if (t.commission !== due) out.push(`trade ${inst.symbol} ${t.tradeId}: commission ${t.commission} charged, ${due} due`);
       const base = BigInt(t.qty) * inst.basePerLot;
       if (t.isBuyer) {
         add(inst.base, base);

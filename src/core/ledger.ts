@@ -8,6 +8,11 @@ import type { AssetBalance, Side } from './types.ts';
 export interface Balance {
   free: bigint;
   locked: bigint;
+  /**
+   * The part of `free` kept for the worst-case commission of open BUYs (issue 18): shown as
+   * free, but no order may lock or spend it, so every maker fill is charged in full.
+   */
+  reserved: bigint;
 }
 
 export class Ledger {
@@ -19,13 +24,13 @@ export class Ledger {
     /** Atom decimals per asset (8 for an asset no configuration names). */
     private readonly decimals: ReadonlyMap<string, number>,
   ) {
-    for (const [asset, amount] of start) this.balances.set(asset, { free: amount, locked: 0n });
+    for (const [asset, amount] of start) this.balances.set(asset, { free: amount, locked: 0n, reserved: 0n });
   }
 
   get(asset: string): Balance {
     let balance = this.balances.get(asset);
     if (balance === undefined) {
-      balance = { free: 0n, locked: 0n };
+      balance = { free: 0n, locked: 0n, reserved: 0n };
       this.balances.set(asset, balance);
     }
     return balance;
@@ -39,17 +44,30 @@ export class Ledger {
     return this.get(asset).free;
   }
 
-  /**
-   * Moves `amount` from free to locked if free covers `cover` (at least the amount: a BUY
-   * locks its notional but needs its worst-case commission free as well, spec 2.4).
-   */
-  hold(asset: string, amount: bigint, cover = amount): boolean {
+  /** What an order may lock or spend: free less the fee reserve of open BUYs. */
+  spendable(asset: string): bigint {
     const balance = this.get(asset);
-    if (balance.free < cover) return false;
+    return balance.free - balance.reserved;
+  }
+
+  /**
+   * Moves `amount` from free to locked and reserves `reserve` more of free (a BUY's worst-case
+   * commission, spec 2.4: the lock stays exactly the notional), if what is spendable covers
+   * both; false (nothing changes) otherwise.
+   */
+  hold(asset: string, amount: bigint, reserve = 0n): boolean {
+    const balance = this.get(asset);
+    if (balance.free - balance.reserved < amount + reserve) return false;
     balance.free -= amount;
     balance.locked += amount;
+    balance.reserved += reserve;
     this.changed.add(asset);
     return true;
+  }
+
+  /** Gives back part of the fee reserve (the order's quantity filled, cancelled or amended away). */
+  unreserve(asset: string, amount: bigint): void {
+    this.get(asset).reserved -= amount;
   }
 
   release(asset: string, amount: bigint): void {

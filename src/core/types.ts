@@ -91,6 +91,18 @@ export interface ExecutionReport {
   /** For TRADE_PREVENTION: quantity expired by this prevention. */
   readonly lastPreventedQty: number;
   readonly counterOrderId: number;
+  /** For TRADE_PREVENTION: the prevented match's id (`v`); -1 otherwise. */
+  readonly preventedMatchId: number;
+}
+
+/** A match self-trade prevention stopped (binance-facts §8): one item of `preventedMatches`. */
+export interface PreventedMatch {
+  readonly preventedMatchId: number;
+  readonly makerOrderId: number;
+  /** Ticks: the maker's price. */
+  readonly price: number;
+  /** Lots of the maker expired (EXPIRE_MAKER: its whole open quantity). */
+  readonly makerPreventedQty: number;
 }
 
 /** One asset's balance at a moment, in atoms (`decimals` places). */

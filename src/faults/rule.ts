@@ -14,6 +14,7 @@
 // for it (the error table's HTTP status and message; Retry-After on 429/418).
 
 import { ERRORS, type ErrorName } from '../core/errors.ts';
+import { describeUntrusted } from '../untrusted.ts';
 import { FaultRuleError, requireInteger, requireTimerMs } from './checks.ts';
 
 export type Transport = 'rest' | 'ws-api';
@@ -113,7 +114,7 @@ export function compileRule(input: unknown, endpoints: readonly EndpointInfo[]):
 function transportOf(value: unknown): Transport | null {
   if (value === undefined) return null;
   if (value === 'rest' || value === 'ws-api') return value;
-  throw new FaultRuleError(`unknown transport ${JSON.stringify(value)}; expected 'rest' or 'ws-api' (or leave it out for both)`);
+  throw new FaultRuleError(`unknown transport ${describeUntrusted(value)}; expected 'rest' or 'ws-api' (or leave it out for both)`);
 }
 
 function endpointsOf(on: unknown, endpoints: readonly EndpointInfo[]): { ids: Set<string> | null; shown: string | string[] } {
@@ -154,7 +155,7 @@ function effectOf(action: unknown): Effect {
       if (a[keys] !== true) throw new FaultRuleError(`${keys} must be true`);
       return { kind: keys, point: 'reply' };
     default:
-      throw new FaultRuleError(`unknown action ${JSON.stringify(action)}; expected { error }, { status, code, msg }, { delayMs }, { swallow: true } or { close: true }`);
+      throw new FaultRuleError(`unknown action ${describeUntrusted(action)}; expected { error }, { status, code, msg }, { delayMs }, { swallow: true } or { close: true }`);
   }
 }
 

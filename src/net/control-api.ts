@@ -16,6 +16,7 @@ import { isLoopback } from '../config/exposure.ts';
 import { FaultError, isFaultUsageError } from '../faults/checks.ts';
 import { FAULT_METHODS } from '../faults/methods.ts';
 import { SpotSimError } from '../client/errors.ts';
+import { nestsDeeperThan } from '../untrusted.ts';
 import { controlOpenApi } from './control-openapi.ts';
 import { ControlError, MARKET_ARGUMENTS, routesAt, type ControlHost, type ControlRoute } from './control-routes.ts';
 import { CONTROL_PATH, sendJsonWithoutCors } from './rest-server.ts';
@@ -169,6 +170,9 @@ function namedArguments(body: string, names: readonly string[]): Record<string, 
   return given;
 }
 
+/** How deep a control API body may nest (a fault rule is three levels). */
+const MAX_BODY_DEPTH = 16;
+
 /** The body as a JSON object (empty = {}); anything else is refused with `refusal`. */
 function jsonBody(body: string, refusal: string): Record<string, unknown> {
   let parsed: unknown = {};
@@ -180,5 +184,7 @@ function jsonBody(body: string, refusal: string): Record<string, unknown> {
     }
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FaultError(refusal);
+  // No argument of any route nests deeply: refused before anything walks or describes it.
+  if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) throw new FaultError(`the body nests deeper than ${MAX_BODY_DEPTH} levels`);
   return parsed as Record<string, unknown>;
 }

@@ -8,6 +8,8 @@ import type { RawData } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
 import type { DepthDiff, PublicTrade, Touch } from '../core/types.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
+import { parseExact, roundedIntegers } from '../api/exact-json.ts';
+import { describeUntrusted } from '../untrusted.ts';
 import { requestIdText } from './request-id.ts';
 import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
 
@@ -43,6 +45,8 @@ export class MarketStreams {
     private readonly users: UserStreams,
     private readonly isListenKey: ListenKeyCheck,
     private readonly monotonicNow: () => number,
+    /** Counts and logs an exception the last line of defence caught. */
+    private readonly onUnexpected: (where: string, error: unknown) => void = () => undefined,
   ) {
     const names = new Set<string>();
     for (const symbol of symbols) {
@@ -120,7 +124,16 @@ export class MarketStreams {
   private onMessage(conn: MarketConnection, data: RawData, isBinary: boolean): void {
     if (!this.countIncoming(conn)) return;
     const text = isBinary ? null : rawText(data);
-    conn.peer.send(replyText(this.control(conn, text)));
+    let reply: string;
+    try {
+      reply = replyText(this.control(conn, text));
+    } catch (error) {
+      // The last line of defence (issue 18): no frame takes the process down; the generic
+      // error (code 2, the reference's "Invalid request"), counted as the defect it is.
+      this.onUnexpected('a market-data control frame', error);
+      reply = replyText(invalid('Invalid request', 'null'));
+    }
+    conn.peer.send(reply);
   }
 
   /**
@@ -139,13 +152,16 @@ export class MarketStreams {
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
       return invalid('Invalid request: expected a JSON object', 'null');
     }
-    const req = msg as Record<string, unknown>;
-    const id = requestIdText(req.id, text!, true);
+    let req = msg as Record<string, unknown>;
+    // An id beyond 2^53 is echoed as the digits sent: only then is the frame scanned exactly.
+    if (roundedIntegers(req)) req = parseExact(text!, req) as Record<string, unknown>;
+    const id = requestIdText(req.id, true);
     if (id === null) return invalid('Invalid request: request ID must be an unsigned integer', 'null');
     const method = req.method;
     if (method === undefined) return invalid(`Invalid request: missing field \`method\` at line 1 column ${text!.length}`, id);
     if (typeof method !== 'string' || !METHODS.includes(method)) {
-      const shown = typeof method === 'string' ? `\`${method}\`` : JSON.stringify(method);
+      // The value as a client sent it, described within a bound (it may nest thousands deep).
+      const shown = typeof method === 'string' ? `\`${method.slice(0, 100)}\`` : describeUntrusted(method);
       return invalid(
         `Invalid request: unknown variant ${shown}, expected one of \`SUBSCRIBE\`, \`UNSUBSCRIBE\`, \`LIST_SUBSCRIPTIONS\`, \`SET_PROPERTY\`, \`GET_PROPERTY\` at line 1 column 28`,
         id,

@@ -48,38 +48,50 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     // world before it and is answered as a closed connection would be.
     const world = options.outbox.stamp();
     readBody(req, (body) => {
-      if (!options.outbox.isCurrent(world)) return void res.destroy();
-      if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
-      if (options.extraRoutes?.(req, res, path, body)) return;
-      const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
-      // A fault rule may hold the request unanswered and not carried out (set_rest_unresponsive).
-      const held = service.faults.arrival(endpoint, 'rest');
-      if (held !== null) return void res.once('close', held.hold(() => res.destroy()));
-      if (endpoint === undefined) {
-        const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
-        const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
-        options.onReply?.(undefined, notFound);
-        return send(res, notFound);
-      }
-      let reply: Reply;
       try {
-        const params = parseRestParams(query, body);
-        reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey'), transport: 'rest' });
+        answer(req, res, path, query, body, world);
       } catch (error) {
-        if (!isApiError(error)) throw error;
-        reply = service.error(error, service.clock.now(), endpoint);
-      }
-      options.onReply?.(endpoint.id, reply);
-      const fault = service.faults.replyFault(endpoint, 'rest');
-      const unit = timeUnitOf(headerValue(req, 'x-mbx-time-unit'));
-      if (fault.delayMs === 0 && fault.outcome === 'send') {
-        send(res, reply, false, unit);
-        options.outbox.publish(reply.events);
-      } else {
-        replyWithFault(res, reply, fault, options.outbox, world, unit);
+        // The last line of defence (issue 18): nothing a client sends takes the process down;
+        // the reference's generic error, counted as the defect it is.
+        service.unexpected(`REST ${req.method} ${path}`, error);
+        if (res.headersSent) res.destroy();
+        else send(res, service.error(apiError('UNKNOWN'), service.clock.now()), true);
       }
     });
   };
+
+  function answer(req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | null, world: number): void {
+    if (!options.outbox.isCurrent(world)) return void res.destroy();
+    if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
+    if (options.extraRoutes?.(req, res, path, body)) return;
+    const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
+    // A fault rule may hold the request unanswered and not carried out (set_rest_unresponsive).
+    const held = service.faults.arrival(endpoint, 'rest');
+    if (held !== null) return void res.once('close', held.hold(() => res.destroy()));
+    if (endpoint === undefined) {
+      const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
+      const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
+      options.onReply?.(undefined, notFound);
+      return send(res, notFound);
+    }
+    let reply: Reply;
+    try {
+      const params = parseRestParams(query, body);
+      reply = service.handle(endpoint, params, { apiKey: headerValue(req, 'x-mbx-apikey'), transport: 'rest' });
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      reply = service.error(error, service.clock.now(), endpoint);
+    }
+    options.onReply?.(endpoint.id, reply);
+    const fault = service.faults.replyFault(endpoint, 'rest');
+    const unit = timeUnitOf(headerValue(req, 'x-mbx-time-unit'));
+    if (fault.delayMs === 0 && fault.outcome === 'send') {
+      send(res, reply, false, unit);
+      options.outbox.publish(reply.events);
+    } else {
+      replyWithFault(res, reply, fault, options.outbox, world, unit);
+    }
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { RawData } from 'ws';
 import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
 import { parseWsParams } from '../api/params.ts';
 import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
+import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
@@ -72,6 +73,22 @@ export class WsApiConnection implements ConnectionControl {
   private onMessage(data: RawData, isBinary: boolean): void {
     // A connection being closed (a drop, a reset) carries out nothing more it had buffered.
     if (this.peer.ws.readyState !== this.peer.ws.OPEN) return;
+    try {
+      this.receive(data, isBinary);
+    } catch (error) {
+      // The last line of defence (issue 18): the reference's generic error, counted, and the
+      // connection and the process live on.
+      const service = this.hooks.service;
+      service.unexpected('a WS API frame', error);
+      try {
+        this.send(this.errorFrame('null', apiError('UNKNOWN'), service.clock.now()));
+      } catch {
+        this.peer.terminate();
+      }
+    }
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
     const text = isBinary ? null : rawText(data);
     const request = this.parse(text);
     if ('error' in request) {
@@ -151,8 +168,10 @@ export class WsApiConnection implements ConnectionControl {
       return { id: 'null', error: apiError('INVALID_JSON') };
     }
     if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) return { id: 'null', error: apiError('INVALID_JSON') };
-    const raw = msg as Record<string, unknown>;
-    const idJson = requestIdText(raw.id, text!, false);
+    let raw = msg as Record<string, unknown>;
+    // An id or param beyond 2^53 is read as the digits sent (validation and signature alike).
+    if (roundedIntegers(raw)) raw = parseExact(text!, raw) as Record<string, unknown>;
+    const idJson = requestIdText(raw.id, false);
     if (idJson === null) return { id: 'null', error: apiError('INVALID_PARAMETER', 'id') };
     if (raw.method === undefined || raw.method === null || raw.method === '') return { id: idJson, error: apiError('MANDATORY_PARAM', 'method') };
     if (typeof raw.method !== 'string') return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };

@@ -50,11 +50,20 @@ export class WsGateway implements EventDelivery {
       this.users,
       (name) => service.listenKeys.isValid(name, service.clock.now()),
       options.monotonicNow,
+      (where, error) => service.unexpected(where, error),
     );
   }
 
   attach(server: Server): void {
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      try {
+        this.onUpgrade(req, socket, head);
+      } catch (error) {
+        // The last line of defence (issue 18): an upgrade request never takes the process down.
+        this.options.service.unexpected(`the WebSocket upgrade of ${req.url?.slice(0, 100)}`, error);
+        refuse(socket, 500, { code: -1000, msg: 'An unknown error occurred while processing the request.' });
+      }
+    });
   }
 
   /** Pings and pong timeouts (spec 3.3) on a wall-clock timer, armed while a connection is open. */
@@ -209,7 +218,7 @@ export class WsGateway implements EventDelivery {
 
 function refuse(socket: Duplex, status: number, body: object): void {
   const text = JSON.stringify(body);
-  const reason = status === 404 ? 'Not Found' : status === 414 ? 'URI Too Long' : 'Bad Request';
+  const reason = status === 404 ? 'Not Found' : status === 414 ? 'URI Too Long' : status === 500 ? 'Internal Server Error' : 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
