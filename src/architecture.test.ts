@@ -47,7 +47,7 @@ const LAYERS: readonly Layer[] = [
   { name: 'market', files: ['market.ts'], imports: ['core', 'client'] },
   { name: 'net', files: ['net/'], imports: ['config', 'core', 'api', 'client', 'market', 'faults'] },
   { name: 'stats', files: ['stats.ts', 'journal.ts'], imports: ['core', 'api'] },
-  { name: 'simulator', files: ['simulator.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats'] },
+  { name: 'simulator', files: ['simulator.ts', 'history-files.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats'] },
   { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator'] },
   // Rule 8: the fixture is a user; it imports only the public surface.
   { name: 'fixture', files: ['fixture/'], imports: ['index'] },

@@ -14,6 +14,8 @@ import type { Config, SimConfigInput } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
+import type { MarketHistory } from './core/market-history.ts';
+import { loadMarketHistory } from './history-files.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
@@ -51,6 +53,8 @@ export type { BatchListener, EventListener } from './net/outbox.ts';
 /** Holds the exchange core; `reset()` puts a fresh one in (everyone reads it through here). */
 interface CoreRef {
   current: Exchange;
+  /** Public market data before the first start: every core of this simulator shares it (API.md 9). */
+  readonly history: MarketHistory;
 }
 
 export class Simulator {
@@ -149,7 +153,9 @@ export class Simulator {
     const clock: Clock = manual
       ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
       : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
-    const core: CoreRef = { current: new Exchange(config, clock.now()) };
+    const start = clock.now();
+    const history = loadMarketHistory(config, start);
+    const core: CoreRef = { current: new Exchange(config, start, history), history };
     const ed25519 = sim.account.ed25519_public_key_file;
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
@@ -280,7 +286,7 @@ export class Simulator {
     this.gateway.dropConnections(['market', 'api', 'user']);
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
-    this.core.current = new Exchange(this.config, now);
+    this.core.current = new Exchange(this.config, now, this.core.history);
     this.scripted = new ScriptedOrders(this.core.current);
     this.faults.schedule(this.config.sim.faults, this.baseTime());
     this.service.wire.clearCaches();

@@ -77,10 +77,21 @@ export function buildHistory(config: Config, instruments: readonly Instrument[],
 }
 
 function anchored(rel: RelativeTrades, start: number): SymbolHistory {
-  const columns = Object.assign(Object.create(TradeColumns.prototype) as TradeColumns, rel.columns);
-  columns.time = new Float64Array(rel.count);
-  for (let i = 0; i < rel.count; i++) columns.time[i] = rel.columns.time[i]! + start;
-  const trades: TradeHistory = { columns, count: rel.count, idsBefore: 0, lastAggId: rel.lastAggId };
+  // The time column is shifted on first read: a start that nobody asks for history costs nothing.
+  let columns: TradeColumns | null = null;
+  const trades: TradeHistory = {
+    count: rel.count,
+    idsBefore: 0,
+    lastAggId: rel.lastAggId,
+    get columns() {
+      if (columns === null) {
+        columns = Object.assign(Object.create(TradeColumns.prototype) as TradeColumns, rel.columns);
+        columns.time = new Float64Array(rel.count);
+        for (let i = 0; i < rel.count; i++) columns.time[i] = rel.columns.time[i]! + start;
+      }
+      return columns;
+    },
+  };
   let bars: MinuteBars | null = null;
   return {
     trades,
