@@ -340,6 +340,7 @@ export class Simulator {
       const batch = core.submit({ type: 'flushDepth', now });
       if (batch.ok) this.outbox.publishBatch(batch.value.diffs, batch.value.touches);
     }
+    this.gateway.publishMarketData(now);
   }
 
   /** Fault `set_clock_offset_ms`: server time jumps; the generator grid and batches jump with it. */

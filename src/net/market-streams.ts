@@ -10,6 +10,7 @@ import type { DepthDiff, PublicTrade, Touch } from '../core/types.ts';
 import type { UserSink, UserStreams } from './user-streams.ts';
 import { requestIdText } from './request-id.ts';
 import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
+import type { StreamFanOut } from './market-data-pushes.ts';
 
 /** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */
 export const MAX_STREAMS_PER_CONNECTION = 1024;
@@ -32,7 +33,7 @@ export class MarketConnection {
   ) {}
 }
 
-export class MarketStreams {
+export class MarketStreams implements StreamFanOut {
   private readonly subscribers = new Map<string, Set<MarketConnection>>();
   readonly connections = new Set<MarketConnection>();
   private readonly validStreams: ReadonlySet<string>;
@@ -43,13 +44,30 @@ export class MarketStreams {
     private readonly users: UserStreams,
     private readonly isListenKey: ListenKeyCheck,
     private readonly monotonicNow: () => number,
+    /** Further stream names (klines, tickers, aggTrade...: market-data-pushes.ts). */
+    extraStreams: Iterable<string> = [],
   ) {
-    const names = new Set<string>();
+    const names = new Set<string>(extraStreams);
     for (const symbol of symbols) {
       const s = symbol.toLowerCase();
       for (const suffix of [...DEPTH_SUFFIXES, '@bookTicker', '@trade']) names.add(s + suffix);
     }
     this.validStreams = names;
+  }
+
+  *activeNames(): Iterable<string> {
+    for (const [name, subs] of this.subscribers) if (subs.size > 0) yield name;
+  }
+
+  hasSubscribers(name: string): boolean {
+    const subs = this.subscribers.get(name);
+    return subs !== undefined && subs.size > 0;
+  }
+
+  /** One payload to every subscriber of `name` (built once per framing). */
+  send(name: string, payload: string): void {
+    const subs = this.subscribers.get(name);
+    if (subs !== undefined && subs.size > 0) this.fanOut(name, payload, subs);
   }
 
   /** A stream name this server publishes (symbols lowercase, spec 4.2). */
