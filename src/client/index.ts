@@ -88,3 +88,4 @@ export { MarketStream, type StreamMessage } from './market.ts';
 export { RestClient, type RawRestRequest, type RestResponse } from './rest.ts';
 export { WsApiClient, type WsApiResponse } from './ws-api.ts';
 export type * from './types.ts';
+export type * from './market-types.ts';

@@ -94,6 +94,8 @@ export interface ExchangeInfo extends Omit<ExchangeInfoWire, 'symbols'> {
 
 export interface RateLimitCount extends RateLimitCountWire {}
 
+import type { MarketDataEvent } from './market-types.ts';
+
 // ------------------------------------------------------------------ stream events
 
 export interface DepthUpdateEvent {
@@ -179,4 +181,5 @@ export interface StreamTerminatedEvent {
 }
 
 export type UserEvent = ExecutionReportEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
-export type MarketEvent = DepthUpdateEvent | TradeEvent | BookTickerEvent;
+/** Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in market-types.ts. */
+export type MarketEvent = DepthUpdateEvent | TradeEvent | BookTickerEvent | MarketDataEvent;

@@ -9,7 +9,8 @@ import { SpotSimError } from './errors.ts';
 import { EventStream } from './event-stream.ts';
 import { hmacHex, wsPayload, type ParamValue } from './signing.ts';
 import type { ClientCredentials } from './rest.ts';
-import type { Account, CancelledOrder, Depth, NewOrderParams, Order, OrderAck, OrderRef, OrderResult, RateLimitCount, UserEvent } from './types.ts';
+import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
+import type { Account, BookTicker, CancelledOrder, Depth, NewOrderParams, Order, OrderAck, OrderRef, OrderResult, RateLimitCount, UserEvent } from './types.ts';
 
 export interface WsApiOptions {
   readonly url: string;
@@ -151,6 +152,61 @@ export class WsApiClient {
     return this.call('depth', params);
   }
 
+  /** `klines`: candles of an interval (`1s`..`1M`), oldest first, as GET /api/v3/klines. */
+  klines(params: KlineParams): Promise<Kline[]> {
+    return this.call('klines', { ...params });
+  }
+
+  /** `uiKlines`: the same candles as `klines`. */
+  uiKlines(params: KlineParams): Promise<Kline[]> {
+    return this.call('uiKlines', { ...params });
+  }
+
+  /** `trades.recent`: the most recent public trades. */
+  recentTrades(params: { symbol: string; limit?: number }): Promise<PublicTrade[]> {
+    return this.call('trades.recent', params);
+  }
+
+  /** `trades.historical`: public trades from `fromId`. */
+  historicalTrades(params: { symbol: string; fromId?: number; limit?: number }): Promise<PublicTrade[]> {
+    return this.call('trades.historical', params);
+  }
+
+  /** `trades.aggregate`: aggregate trades by id or time range. */
+  aggTrades(params: { symbol: string; fromId?: number; startTime?: number; endTime?: number; limit?: number }): Promise<AggTrade[]> {
+    return this.call('trades.aggregate', params);
+  }
+
+  /** `avgPrice`: the 5-minute volume-weighted price. */
+  avgPrice(params: { symbol: string }): Promise<AvgPrice> {
+    return this.call('avgPrice', params);
+  }
+
+  /** `ticker.24hr`: 24-hour rolling statistics (one symbol: an object; `symbols` or none: an array). */
+  ticker24hr<T extends Ticker24hr | MiniTicker | Ticker24hr[] | MiniTicker[] = Ticker24hr>(params: { symbol?: string; symbols?: string[]; type?: TickerType } = {}): Promise<T> {
+    return this.call('ticker.24hr', withSymbols(params));
+  }
+
+  /** `ticker.price`: the last trade price (one symbol: an object; `symbols` or none: an array). */
+  tickerPrice<T extends PriceTicker | PriceTicker[] = PriceTicker>(params: { symbol?: string; symbols?: string[] } = {}): Promise<T> {
+    return this.call('ticker.price', withSymbols(params));
+  }
+
+  /** `ticker.book`: best bid and ask (one symbol: an object; `symbols` or none: an array). */
+  bookTicker<T extends BookTicker | BookTicker[] = BookTicker>(params: { symbol?: string; symbols?: string[] } = {}): Promise<T> {
+    return this.call('ticker.book', withSymbols(params));
+  }
+
+  /** `ticker`: rolling-window statistics (`windowSize`, default 1d). */
+  ticker<T extends WindowTicker | WindowTicker[] = WindowTicker>(params: { symbol?: string; symbols?: string[]; windowSize?: string; type?: TickerType }): Promise<T> {
+    return this.call('ticker', withSymbols(params));
+  }
+
+  /** `ticker.tradingDay`: statistics of the current trading day (UTC, or `timeZone`). */
+  tradingDay<T extends WindowTicker | WindowTicker[] = WindowTicker>(params: { symbol?: string; symbols?: string[]; timeZone?: string; type?: TickerType }): Promise<T> {
+    return this.call('ticker.tradingDay', withSymbols(params));
+  }
+
   /** Subscribes to the account's user data on this connection (HMAC: the signed form). */
   async subscribeUserData(): Promise<EventStream<UserEvent>> {
     const { subscriptionId } = await this.call<{ subscriptionId: number }>('userDataStream.subscribe.signature');
@@ -189,4 +245,13 @@ export class WsApiClient {
     }
     this.frames.push(msg);
   }
+}
+
+/**
+ * `symbols` as the JSON text of the array: the server reads a string param like the array the
+ * reference documents (params take scalars in this client's signing).
+ */
+function withSymbols<P extends { symbols?: string[] }>(params: P): Params {
+  const { symbols, ...rest } = params;
+  return { ...(rest as Params), ...(symbols === undefined ? {} : { symbols: JSON.stringify(symbols) }) };
 }
