@@ -2,7 +2,8 @@
 // the streams, on a manual clock so every figure is exact: history from the first request, a
 // scripted trade moving the last candle, the tickers, aggTrades and the streams; the reference's
 // error codes for bad input; fault rules on the new endpoints; a reset keeps the history.
-import { test as base, expect, SpotSimClient, SpotSimError, type Kline, type KlineEvent, type Ticker24hr } from 'spot-sim/fixture';
+import { test as base, expect, SpotSimClient, SpotSimError } from 'spot-sim/fixture';
+import type { AggTradeEvent, AvgPriceEvent, Kline, KlineEvent, MiniTickerEvent, PartialDepthEvent, Ticker24hr } from 'spot-sim';
 import { SYMBOL } from './support/helpers.ts';
 
 const START = Date.UTC(2026, 0, 15, 12, 0, 30);
@@ -128,18 +129,18 @@ test('streams: kline pushes every 2 s with a final x:true at the close, aggTrade
   sim.advanceTime(2_000);
   const open = await streams.nextOf<KlineEvent>('btcusdt@kline_1m');
   expect(open.k).toMatchObject({ t: Date.UTC(2026, 0, 15, 12, 0), i: '1m', x: false, s: SYMBOL });
-  expect(await streams.nextOf<{ e: string }>('btcusdt@kline_1h@+08:00')).toMatchObject({ k: { i: '1h', t: Date.UTC(2026, 0, 15, 12) } });
+  expect(await streams.nextOf<KlineEvent>('btcusdt@kline_1h@+08:00')).toMatchObject({ k: { i: '1h', t: Date.UTC(2026, 0, 15, 12) } });
   await market.place(sweep);
-  const agg = await streams.nextOf<{ e: string; a: number; q: string; f: number; l: number }>('btcusdt@aggTrade');
+  const agg = await streams.nextOf<AggTradeEvent>('btcusdt@aggTrade');
   expect(agg.e).toBe('aggTrade');
   const [first] = await client.rest.aggTrades({ symbol: SYMBOL, fromId: agg.a, limit: 1 });
   expect(agg).toMatchObject({ a: first!.a, q: first!.q, f: first!.f, l: first!.l });
   sim.advanceTime(1_000);
   const ticker = await client.rest.ticker24hr({ symbol: SYMBOL });
-  const mini = await streams.nextOf<{ c: string; E: number }>('btcusdt@miniTicker', (e) => e.E === START + 3_000);
+  const mini = await streams.nextOf<MiniTickerEvent>('btcusdt@miniTicker', (e) => e.E === START + 3_000);
   expect(mini.c).toBe(ticker.lastPrice);
-  expect(await streams.nextOf<{ e: string }>('btcusdt@avgPrice')).toMatchObject({ e: 'avgPrice', i: '5m', s: SYMBOL });
-  expect(await streams.nextOf<{ bids: unknown[] }>('btcusdt@depth5')).toMatchObject({ bids: expect.any(Array) });
+  expect(await streams.nextOf<AvgPriceEvent>('btcusdt@avgPrice')).toMatchObject({ e: 'avgPrice', i: '5m', s: SYMBOL });
+  expect(await streams.nextOf<PartialDepthEvent>('btcusdt@depth5')).toMatchObject({ bids: expect.any(Array) });
   // Past 12:01:00 the 12:00 candle is pushed once more, closed.
   sim.advanceTime(30_000);
   const closed = await streams.nextOf<KlineEvent>('btcusdt@kline_1m', (e) => e.k.x);
