@@ -6,7 +6,7 @@
 
 import type { KlineInterval } from './kline-time.ts';
 import { MINUTE_MS, nextOpenTime, openTimeOf, previousOpenTime } from './kline-time.ts';
-import { BarFold, C, MinuteBars } from './minute-bars.ts';
+import { BarFold, C, LAST, MinuteBars, T } from './minute-bars.ts';
 import { EMPTY_TRADE_HISTORY, TradeTape, type TradeHistory } from './trade-tape.ts';
 
 /** One symbol's history: its trades (maybe none: CSV candles) and lazily built minute bars. */
@@ -94,7 +94,7 @@ export class SymbolMarketData {
   /** Time of the first trade this symbol ever had (kept bars or trades); undefined: none. */
   private firstTime(): number | undefined {
     const bars = this.bars;
-    if (bars.count > 0) return bars.get(0, 0);
+    if (bars.count > 0) return bars.get(0, T);
     return this.tape.size > 0 ? this.tape.time(0) : undefined;
   }
 
@@ -105,7 +105,7 @@ export class SymbolMarketData {
     const bars = this.bars;
     if (bars.count === 0) return undefined;
     const i = bars.count - 1;
-    return { id: bars.get(i, 10), price: bars.get(i, C), qty: 0, time: bars.get(i, 0), buyerIsMaker: false };
+    return { id: bars.get(i, LAST), price: bars.get(i, C), qty: 0, time: bars.get(i, T), buyerIsMaker: false };
   }
 
   tradeAt(i: number): TradeRow {
@@ -203,7 +203,7 @@ export class SymbolMarketData {
     for (const open of opens) {
       const next = nextOpenTime(iv, tz, open);
       const fold = new BarFold();
-      while (i < bars.count && bars.get(i, 0) < next) fold.addBar(bars, i++);
+      while (i < bars.count && bars.get(i, T) < next) fold.addBar(bars, i++);
       if (fold.empty) quiet(fold, prevClose);
       else prevClose = fold.close;
       out.push({ openTime: open, closeTime: next - 1, fold });

@@ -20,7 +20,7 @@ function history(input: SimConfigInput, start = T0) {
 
 const ONE_HOUR = { sim: { seed: 5, history: { minutes: 60 } } };
 
-test('synthetic history: same seed and start give the same trades; another seed does not', () => {
+test('synthetic history: same seed and start give the same trades; another seed does not; another start moves them by whole minutes', () => {
   const a = history(ONE_HOUR).history.symbols[0]!;
   const b = history(ONE_HOUR).history.symbols[0]!;
   const c = history({ sim: { seed: 6, history: { minutes: 60 } } }).history.symbols[0]!;
@@ -28,9 +28,16 @@ test('synthetic history: same seed and start give the same trades; another seed 
   assert.deepEqual(Array.from(a.trades.columns.price.subarray(0, a.trades.count)), Array.from(b.trades.columns.price.subarray(0, b.trades.count)));
   assert.deepEqual(Array.from(a.trades.columns.time.subarray(0, 50)), Array.from(b.trades.columns.time.subarray(0, 50)));
   assert.notDeepEqual(Array.from(a.trades.columns.price.subarray(0, 50)), Array.from(c.trades.columns.price.subarray(0, 50)));
-  // All before the start, within `minutes`, oldest first.
+  // Bars of a later start are the same bars, a whole number of minutes later.
+  const later = history(ONE_HOUR, T0 + 3 * 60_000 + 7).history.symbols[0]!.bars();
+  const bars = a.bars();
+  assert.equal(later.count, bars.count);
+  assert.equal(later.get(0, 0) - bars.get(0, 0), 3 * 60_000);
+  assert.deepEqual(Array.from(later.data.subarray(1, 11)), Array.from(bars.data.subarray(1, 11)));
+  // All within `minutes` before the minute of the start, oldest first.
   const times = a.trades.columns.time;
-  assert.ok(times[0]! >= T0 - 3_600_000 && times[a.trades.count - 1]! < T0);
+  const minute = T0 - (T0 % 60_000);
+  assert.ok(times[0]! >= minute - 3_600_000 && times[a.trades.count - 1]! < minute);
   for (let i = 1; i < a.trades.count; i++) assert.ok(times[i]! >= times[i - 1]!);
 });
 

@@ -9,7 +9,7 @@
 import type { Config } from '../config/types.ts';
 import type { Instrument } from './markets.ts';
 import { MINUTE_MS } from './kline-time.ts';
-import { MinuteBars } from './minute-bars.ts';
+import { BAR, MinuteBars, T } from './minute-bars.ts';
 import type { SymbolHistory } from './market-data.ts';
 import { Rng } from './rng.ts';
 import { TradeColumns, type TradeHistory } from './trade-tape.ts';
@@ -22,10 +22,12 @@ export interface MarketHistory {
 }
 
 interface RelativeTrades {
-  /** Times relative to the start (negative ms). */
+  /** Times relative to the history's end, a minute boundary (negative ms). */
   readonly columns: TradeColumns;
   readonly count: number;
   readonly lastAggId: number;
+  /** Their one-minute bars, relative like the trades: the same for every start. */
+  readonly bars: MinuteBars;
 }
 
 const relativeCache = new Map<string, RelativeTrades[]>();
@@ -66,17 +68,22 @@ export function buildHistory(config: Config, instruments: readonly Instrument[],
       symbols.push(bars.history);
       lastClose.push(bars.lastClose);
     } else if (synthetic !== null) {
-      symbols.push(anchored(synthetic[inst.index]!, start));
+      // History ends at the minute the simulator starts in: its bars are then the cached
+      // relative ones moved by a whole number of minutes, whatever the start time.
+      symbols.push(anchored(synthetic[inst.index]!, start - (((start % MINUTE_MS) + MINUTE_MS) % MINUTE_MS)));
       lastClose.push(undefined);
     } else {
-      symbols.push(anchored({ columns: new TradeColumns(0), count: 0, lastAggId: 0 }, start));
+      symbols.push(NO_SYMBOL_HISTORY);
       lastClose.push(undefined);
     }
   }
   return { symbols, lastClose };
 }
 
-function anchored(rel: RelativeTrades, start: number): SymbolHistory {
+const NO_SYMBOL_HISTORY: SymbolHistory = { trades: { columns: new TradeColumns(0), count: 0, idsBefore: 0, lastAggId: 0 }, bars: () => new MinuteBars(0) };
+
+/** The cached relative history placed before `origin` (a minute boundary); columns copied lazily. */
+function anchored(rel: RelativeTrades, origin: number): SymbolHistory {
   // The time column is shifted on first read: a start that nobody asks for history costs nothing.
   let columns: TradeColumns | null = null;
   const trades: TradeHistory = {
@@ -87,7 +94,7 @@ function anchored(rel: RelativeTrades, start: number): SymbolHistory {
       if (columns === null) {
         columns = Object.assign(Object.create(TradeColumns.prototype) as TradeColumns, rel.columns);
         columns.time = new Float64Array(rel.count);
-        for (let i = 0; i < rel.count; i++) columns.time[i] = rel.columns.time[i]! + start;
+        for (let i = 0; i < rel.count; i++) columns.time[i] = rel.columns.time[i]! + origin;
       }
       return columns;
     },
@@ -95,7 +102,13 @@ function anchored(rel: RelativeTrades, start: number): SymbolHistory {
   let bars: MinuteBars | null = null;
   return {
     trades,
-    bars: () => (bars ??= barsOfTrades(trades)),
+    bars: () => {
+      if (bars === null) {
+        bars = MinuteBars.copyOf(rel.bars, 0);
+        for (let i = 0; i < bars.count; i++) bars.data[i * BAR + T] = bars.data[i * BAR + T]! + origin;
+      }
+      return bars;
+    },
   };
 }
 
@@ -175,7 +188,8 @@ function generate(config: Config, inst: Instrument, rng: Rng): RelativeTrades {
     const lots = Math.floor((cols.qty[i]! * lotsPerQuotePerTick) / price);
     cols.qty[i] = Math.min(inst.maxQty, Math.max(inst.minQty, lots));
   }
-  return { columns: cols, count: n, lastAggId: aggs };
+  const trades = { columns: cols, count: n, idsBefore: 0, lastAggId: aggs };
+  return { ...trades, bars: barsOfTrades(trades) };
 }
 
 function grown(cols: TradeColumns): TradeColumns {
