@@ -15,6 +15,7 @@ import type { Endpoint, HandlerContext } from './endpoint-types.ts';
 import { aggTradeRow, dayTicker, klinesText, miniTicker, tradeRow, weightedPrice, windowTicker, type WindowStats } from './market-shapes.ts';
 import { price } from './order-shapes.ts';
 import type { Params } from './params.ts';
+import type { RawJson } from './raw-json.ts';
 import { requireSymbol, symbolList } from './symbol-params.ts';
 
 const DEFAULT_LIMIT = 500;
@@ -104,6 +105,14 @@ function dayStats(md: SymbolMarketData, now: number): { stats: WindowStats; prev
   return { stats: { fold: w.fold, openTime: from, closeTime: now }, prevClose: w.prevClose, lastQty: w.lastQty };
 }
 
+/**
+ * Klines texts per symbol model, by query, current candle and last trade: the same request
+ * between two trades (a chart polling) gets the same bytes without folding and formatting up
+ * to 1000 candles again. A reset makes a new model, so nothing outlives its core.
+ */
+const klinesCache = new WeakMap<SymbolMarketData, Map<string, RawJson>>();
+const KLINES_CACHED = 16;
+
 function klines(ctx: HandlerContext, p: Params) {
   const symbol = requireSymbol(ctx, p);
   const interval = klineInterval(p.required('interval'));
@@ -113,7 +122,16 @@ function klines(ctx: HandlerContext, p: Params) {
   const endTime = p.int('endTime');
   const limit = limitOf(p);
   const { inst, md } = modelOf(ctx, symbol);
-  return klinesText(inst, md.klines({ interval, tz, startTime, endTime, limit, now: ctx.now }));
+  // Nothing else moves a reply: the candles change only with a trade or a new current interval.
+  const key = `${interval.name} ${tz} ${startTime} ${endTime} ${limit} ${openTimeOf(interval, tz, ctx.now)} ${md.lastTradeId}`;
+  let cache = klinesCache.get(md);
+  if (cache === undefined) klinesCache.set(md, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const text = klinesText(inst, md.klines({ interval, tz, startTime, endTime, limit, now: ctx.now }));
+  if (cache.size >= KLINES_CACHED) cache.clear();
+  cache.set(key, text);
+  return text;
 }
 
 function trades(ctx: HandlerContext, p: Params, fromId: number | undefined) {

@@ -63,6 +63,8 @@ export interface TradeRange {
 export class SymbolMarketData {
   readonly tape: TradeTape;
   private ownBars: MinuteBars | null = null;
+  /** Time of the latest trade recorded live. */
+  private latest = -Infinity;
 
   constructor(
     private readonly history: SymbolHistory,
@@ -77,7 +79,11 @@ export class SymbolMarketData {
   }
 
   /** One public trade; `newAggregate`: the first fill of a taker order at this price. */
-  record(price: number, qty: number, time: number, buyerIsMaker: boolean, newAggregate: boolean): void {
+  record(price: number, qty: number, at: number, buyerIsMaker: boolean, newAggregate: boolean): void {
+    // Never before the latest trade (a clock-offset fault can move time back): the tape, the
+    // bars and every closed candle stay in time order.
+    const time = at < this.latest ? this.latest : at;
+    this.latest = time;
     this.tape.append(time, price, qty, buyerIsMaker, newAggregate);
     const id = this.tape.lastId;
     const quote = price * qty;
