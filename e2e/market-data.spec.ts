@@ -107,22 +107,26 @@ for (const tls of [false, true]) {
   });
 }
 
-test('the WS API answers the REST bodies', async ({ client }) => {
-  const api = await client.wsApi();
-  const rest = client.rest;
-  expect(await api.klines({ symbol: SYMBOL, interval: '5m', limit: 7, timeZone: '05:45' })).toEqual(await rest.klines({ symbol: SYMBOL, interval: '5m', limit: 7, timeZone: '05:45' }));
-  expect(await api.uiKlines({ symbol: SYMBOL, interval: '1M' })).toEqual(await rest.uiKlines({ symbol: SYMBOL, interval: '1M' }));
-  expect(await api.recentTrades({ symbol: SYMBOL, limit: 5 })).toEqual(await rest.trades({ symbol: SYMBOL, limit: 5 }));
-  expect(await api.historicalTrades({ symbol: SYMBOL, fromId: 10, limit: 5 })).toEqual(await rest.historicalTrades({ symbol: SYMBOL, fromId: 10, limit: 5 }));
-  expect(await api.aggTrades({ symbol: SYMBOL, fromId: 3, limit: 5 })).toEqual(await rest.aggTrades({ symbol: SYMBOL, fromId: 3, limit: 5 }));
-  expect(await api.avgPrice({ symbol: SYMBOL })).toEqual(await rest.avgPrice({ symbol: SYMBOL }));
-  expect(await api.ticker24hr<Ticker24hr[]>({ symbols: ['ETHUSDT', SYMBOL] })).toEqual(await rest.ticker24hr({ symbols: ['ETHUSDT', SYMBOL] }));
-  expect(await api.tickerPrice()).toEqual(await rest.tickerPrice());
-  expect(await api.bookTicker({ symbols: [SYMBOL] })).toEqual(await rest.bookTicker({ symbols: [SYMBOL] }));
-  expect(await api.ticker({ symbol: SYMBOL, windowSize: '4h', type: 'MINI' })).toEqual(await rest.ticker({ symbol: SYMBOL, windowSize: '4h', type: 'MINI' }));
-  expect(await api.tradingDay({ symbol: SYMBOL, timeZone: '-1:00' })).toEqual(await rest.tradingDay({ symbol: SYMBOL, timeZone: '-1:00' }));
-  await expect(api.klines({ symbol: SYMBOL, interval: '2d' as '1d' })).rejects.toMatchObject({ code: -1120 });
-});
+for (const tls of [false, true]) {
+  test(`the WS API answers the REST bodies (${tls ? 'wss' : 'ws'})`, async ({ sim }) => {
+    const client = new SpotSimClient(sim, { tls });
+    const api = await client.wsApi();
+    const rest = client.rest;
+    expect(await api.klines({ symbol: SYMBOL, interval: '5m', limit: 7, timeZone: '05:45' })).toEqual(await rest.klines({ symbol: SYMBOL, interval: '5m', limit: 7, timeZone: '05:45' }));
+    expect(await api.uiKlines({ symbol: SYMBOL, interval: '1M' })).toEqual(await rest.uiKlines({ symbol: SYMBOL, interval: '1M' }));
+    expect(await api.recentTrades({ symbol: SYMBOL, limit: 5 })).toEqual(await rest.trades({ symbol: SYMBOL, limit: 5 }));
+    expect(await api.historicalTrades({ symbol: SYMBOL, fromId: 10, limit: 5 })).toEqual(await rest.historicalTrades({ symbol: SYMBOL, fromId: 10, limit: 5 }));
+    expect(await api.aggTrades({ symbol: SYMBOL, fromId: 3, limit: 5 })).toEqual(await rest.aggTrades({ symbol: SYMBOL, fromId: 3, limit: 5 }));
+    expect(await api.avgPrice({ symbol: SYMBOL })).toEqual(await rest.avgPrice({ symbol: SYMBOL }));
+    expect(await api.ticker24hr<Ticker24hr[]>({ symbols: ['ETHUSDT', SYMBOL] })).toEqual(await rest.ticker24hr({ symbols: ['ETHUSDT', SYMBOL] }));
+    expect(await api.tickerPrice()).toEqual(await rest.tickerPrice());
+    expect(await api.bookTicker({ symbols: [SYMBOL] })).toEqual(await rest.bookTicker({ symbols: [SYMBOL] }));
+    expect(await api.ticker({ symbol: SYMBOL, windowSize: '4h', type: 'MINI' })).toEqual(await rest.ticker({ symbol: SYMBOL, windowSize: '4h', type: 'MINI' }));
+    expect(await api.tradingDay({ symbol: SYMBOL, timeZone: '-1:00' })).toEqual(await rest.tradingDay({ symbol: SYMBOL, timeZone: '-1:00' }));
+    await expect(api.klines({ symbol: SYMBOL, interval: '2d' as '1d' })).rejects.toMatchObject({ code: -1120 });
+    await client.close();
+  });
+}
 
 test('streams: kline pushes every 2 s with a final x:true at the close, aggTrade per aggregate, tickers and avgPrice every second', async ({ sim, client, market }) => {
   const streams = await client.streams(`${SYMBOL.toLowerCase()}@kline_1m`, 'btcusdt@aggTrade', 'btcusdt@miniTicker', 'btcusdt@ticker', 'btcusdt@avgPrice', 'btcusdt@depth5', 'btcusdt@kline_1h@+08:00');
