@@ -7,6 +7,8 @@ import type { Config } from './config/types.ts';
 import { buildHistory, parseKlineCsv, type CsvCandles, type MarketHistory } from './core/market-history.ts';
 import { buildMarkets } from './core/markets.ts';
 
+export type { MarketHistory } from './core/market-history.ts';
+
 export function loadMarketHistory(config: Config, start: number): MarketHistory {
   const markets = buildMarkets(config);
   const csv: CsvCandles[] = config.sim.history.klines.map((entry, i) => {

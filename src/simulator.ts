@@ -14,8 +14,7 @@ import type { Config, SimConfigInput } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
-import type { MarketHistory } from './core/market-history.ts';
-import { loadMarketHistory } from './history-files.ts';
+import { loadMarketHistory, type MarketHistory } from './history-files.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
@@ -50,10 +49,9 @@ export interface SimulatorUrls {
 
 export type { BatchListener, EventListener } from './net/outbox.ts';
 
-/** Holds the exchange core; `reset()` puts a fresh one in (everyone reads it through here). */
+/** The exchange core (`reset()` puts a fresh one in; all read it here) and the history all cores share. */
 interface CoreRef {
   current: Exchange;
-  /** Public market data before the first start: every core of this simulator shares it (API.md 9). */
   readonly history: MarketHistory;
 }
 
@@ -153,9 +151,8 @@ export class Simulator {
     const clock: Clock = manual
       ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
       : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
-    const start = clock.now();
-    const history = loadMarketHistory(config, start);
-    const core: CoreRef = { current: new Exchange(config, start, history), history };
+    const history = loadMarketHistory(config, clock.now());
+    const core: CoreRef = { current: new Exchange(config, clock.now(), history), history };
     const ed25519 = sim.account.ed25519_public_key_file;
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
