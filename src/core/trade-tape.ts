@@ -101,18 +101,15 @@ export class TradeTape {
   }
 
   private grow(): void {
+    // Only while under the cap, so the ring has not wrapped yet: the kept trades are in order.
     const old = this.live;
     const next = new TradeColumns(Math.min(this.cap, Math.max(FIRST_CAPACITY, old.capacity * 2)));
-    for (let i = 0; i < this.liveCount; i++) {
-      const from = (this.head + i) % old.capacity;
-      next.time[i] = old.time[from]!;
-      next.price[i] = old.price[from]!;
-      next.qty[i] = old.qty[from]!;
-      next.aggGap[i] = old.aggGap[from]!;
-      next.buyerIsMaker[i] = old.buyerIsMaker[from]!;
-    }
+    next.time.set(old.time);
+    next.price.set(old.price);
+    next.qty.set(old.qty);
+    next.aggGap.set(old.aggGap);
+    next.buyerIsMaker.set(old.buyerIsMaker);
     this.live = next;
-    this.head = 0;
   }
 
   /** Columns and physical index of the last `locate` (fields, not a tuple: folds call it often). */
