@@ -118,7 +118,7 @@ for (const tls of [false, true]) {
     expect(await api.historicalTrades({ symbol: SYMBOL, fromId: 10, limit: 5 })).toEqual(await rest.historicalTrades({ symbol: SYMBOL, fromId: 10, limit: 5 }));
     expect(await api.aggTrades({ symbol: SYMBOL, fromId: 3, limit: 5 })).toEqual(await rest.aggTrades({ symbol: SYMBOL, fromId: 3, limit: 5 }));
     expect(await api.avgPrice({ symbol: SYMBOL })).toEqual(await rest.avgPrice({ symbol: SYMBOL }));
-    expect(await api.ticker24hr<Ticker24hr[]>({ symbols: ['ETHUSDT', SYMBOL] })).toEqual(await rest.ticker24hr({ symbols: ['ETHUSDT', SYMBOL] }));
+    expect(await api.ticker24hr({ symbols: ['ETHUSDT', SYMBOL] })).toEqual(await rest.ticker24hr({ symbols: ['ETHUSDT', SYMBOL] }));
     expect(await api.tickerPrice()).toEqual(await rest.tickerPrice());
     expect(await api.bookTicker({ symbols: [SYMBOL] })).toEqual(await rest.bookTicker({ symbols: [SYMBOL] }));
     expect(await api.ticker({ symbol: SYMBOL, windowSize: '4h', type: 'MINI' })).toEqual(await rest.ticker({ symbol: SYMBOL, windowSize: '4h', type: 'MINI' }));

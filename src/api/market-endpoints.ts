@@ -143,7 +143,7 @@ function trades(ctx: HandlerContext, p: Params, fromId: number | undefined) {
 
 export const MARKET_DATA_ENDPOINTS = [
   {
-    id: 'trades',
+    id: 'trades.recent',
     rest: { method: 'GET', path: '/api/v3/trades' },
     ws: 'trades.recent',
     security: 'NONE',
@@ -151,7 +151,7 @@ export const MARKET_DATA_ENDPOINTS = [
     run: (ctx, p) => trades(ctx, p, undefined),
   },
   {
-    id: 'historicalTrades',
+    id: 'trades.historical',
     rest: { method: 'GET', path: '/api/v3/historicalTrades' },
     ws: 'trades.historical',
     security: 'NONE',
@@ -159,7 +159,7 @@ export const MARKET_DATA_ENDPOINTS = [
     run: (ctx, p) => trades(ctx, p, p.int('fromId')),
   },
   {
-    id: 'aggTrades',
+    id: 'trades.aggregate',
     rest: { method: 'GET', path: '/api/v3/aggTrades' },
     ws: 'trades.aggregate',
     security: 'NONE',

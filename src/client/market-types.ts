@@ -209,3 +209,24 @@ export type MarketDataEvent =
   | WindowTickerEvent[]
   | AvgPriceEvent
   | PartialDepthEvent;
+
+/** The payload type of a market-data stream by its name (see StreamEventOf in types.ts). */
+export type MarketDataEventOf<N extends string> = N extends `${string}@aggTrade`
+  ? AggTradeEvent
+  : N extends `${string}@kline_${string}`
+    ? KlineEvent
+    : N extends `${string}@miniTicker`
+      ? MiniTickerEvent
+      : N extends '!miniTicker@arr'
+        ? MiniTickerEvent[]
+        : N extends `${string}@ticker`
+          ? TickerEvent
+          : N extends `!ticker_${string}@arr`
+            ? WindowTickerEvent[]
+            : N extends `${string}@ticker_${string}`
+              ? WindowTickerEvent
+              : N extends `${string}@avgPrice`
+                ? AvgPriceEvent
+                : N extends `${string}@depth${5 | 10 | 20}` | `${string}@depth${5 | 10 | 20}@100ms`
+                  ? PartialDepthEvent
+                  : unknown;
