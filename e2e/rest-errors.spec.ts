@@ -254,9 +254,9 @@ test('transport refusals: a known path with another method and an unknown path a
   const getStream = await wire.keyed('GET', '/api/v3/userDataStream');
   expect(getStream.status).toBe(404);
   expect(getStream.body).toEqual({ code: -1000, msg: 'Not found: GET /api/v3/userDataStream' });
-  const unknown = await wire.get('/api/v3/ticker/24hr', { symbol: 'BTCUSDT' });
+  const unknown = await wire.get('/api/v3/historicalBlockTrades', { symbol: 'BTCUSDT' });
   expect(unknown.status).toBe(404);
-  expect(unknown.body).toEqual({ code: -1000, msg: 'Not found: /api/v3/ticker/24hr' });
+  expect(unknown.body).toEqual({ code: -1000, msg: 'Not found: /api/v3/historicalBlockTrades' });
   const longUrl = await wire.get('/api/v3/ping', { pad: 'x'.repeat(9000) });
   expect(longUrl.status).toBe(414);
   expect(longUrl.body.code).toBe(-1000);

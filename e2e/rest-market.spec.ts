@@ -5,9 +5,13 @@
 import { startSimulator } from 'spot-sim';
 import { expect, LISTENERS, quietSim, restTestWith, test, type SimSectionInput, type Wire } from './support/rest.ts';
 
-/** The generator seeds 20 levels a side and then stands still: no arrivals, cancels or drift. */
+/**
+ * The generator seeds 20 levels a side and then stands still: no arrivals, cancels or drift; no
+ * history before the start, so trade ids start at 1 (API.md section 9).
+ */
 const STILL_GENERATOR = {
   seed: 42,
+  history: { minutes: 0 },
   generator: { enabled: true, seed_levels: 20, limit_rate_per_s: 0, market_rate_per_s: 0, mid_step_max_ticks: 0, mean_order_lifetime_s: 1e9 },
 } as const;
 

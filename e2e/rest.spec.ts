@@ -127,7 +127,7 @@ test('CORS preflight, unknown paths, oversized bodies: clear answers, the server
   expect(preflight.status).toBe(204);
   expect(preflight.headers['access-control-allow-origin']).toBe('*');
   expect(preflight.headers['access-control-allow-headers']).toContain('x-mbx-apikey');
-  const missing = await client.rest.request<{ code: number }>({ method: 'GET', path: '/api/v3/klines?symbol=BTCUSDT' });
+  const missing = await client.rest.request<{ code: number }>({ method: 'GET', path: '/api/v3/historicalBlockTrades?symbol=BTCUSDT' });
   expect(missing.status).toBe(404);
   expect(missing.body.code).toBe(-1000);
   const huge = await client.rest.request({ method: 'POST', path: '/api/v3/order', body: 'a='.padEnd(70_000, 'x'), headers: { 'X-MBX-APIKEY': sim.credentials.apiKey } });

@@ -58,7 +58,7 @@ for (const scheme of SCHEMES) {
       await refused('{"id":{"a":1},"method":"ping"}', null, -1130, invalid('id'));
       await refused('{"id":9223372036854775808,"method":"ping"}', null, -1130, invalid('id'));
       await refused('{"id":3,"params":{}}', 3, -1102, mandatory('method'));
-      await refused('{"id":4,"method":"klines","params":{"symbol":"BTCUSDT"}}', 4, -1130, invalid('method'));
+      await refused('{"id":4,"method":"trades.blocks","params":{"symbol":"BTCUSDT"}}', 4, -1130, invalid('method'));
       await refused('{"id":5,"method":5}', 5, -1130, invalid('method'));
       await refused('{"id":"v","method":"v3/nothing"}', 'v', -1130, invalid('method'));
       // params that are not an object of scalars (deliberately outside WsParams).

@@ -40,7 +40,7 @@ for (const scheme of SCHEMES) {
     test('refused upgrades: unknown or upper-case stream names (400, code 2), unknown paths (404), long URLs (414)', async ({ sim }) => {
       const base = sim.urls[scheme];
       const unknown = (name: string) => ({ code: 2, msg: `Invalid request: unknown stream name ${JSON.stringify(name)}` });
-      expect(await refusedUpgrade(`${base}/ws/btcusdt@kline_1m`)).toEqual({ status: 400, body: unknown('btcusdt@kline_1m') });
+      expect(await refusedUpgrade(`${base}/ws/btcusdt@kline_7m`)).toEqual({ status: 400, body: unknown('btcusdt@kline_7m') });
       expect(await refusedUpgrade(`${base}/ws/BTCUSDT@trade`)).toEqual({ status: 400, body: unknown('BTCUSDT@trade') });
       expect(await refusedUpgrade(`${base}/ws/btcusdt@trade/solusdt@trade`)).toEqual({ status: 400, body: unknown('solusdt@trade') });
       expect(await refusedUpgrade(`${base}/stream?streams=btcusdt@depth/nope@depth`)).toEqual({ status: 400, body: unknown('nope@depth') });
@@ -81,7 +81,7 @@ for (const scheme of SCHEMES) {
         [{ method: 'LIST_SUBSCRIPTIONS', id: 1.5 }, err(2, 'Invalid request: request ID must be an unsigned integer', null)],
         [{ method: 'LIST_SUBSCRIPTIONS', id: 'x'.repeat(37) }, err(2, 'Invalid request: request ID must be an unsigned integer', null)],
         [{ method: 'FOO', id: 10 }, err(2, `Invalid request: unknown variant \`FOO\`, expected one of ${variants} at line 1 column 28`, 10)],
-        [{ method: 'SUBSCRIBE', params: ['btcusdt@kline_1m'], id: 12 }, err(2, 'Invalid request: unknown stream name "btcusdt@kline_1m"', 12)],
+        [{ method: 'SUBSCRIBE', params: ['btcusdt@kline_7m'], id: 12 }, err(2, 'Invalid request: unknown stream name "btcusdt@kline_7m"', 12)],
         [{ method: 'SUBSCRIBE', params: Array(1025).fill('btcusdt@trade'), id: 13 }, err(2, 'Invalid request: too many parameters', 13)],
       ];
       for (const [frame, reply] of cases) {

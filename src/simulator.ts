@@ -15,6 +15,7 @@ import type { Config, SimConfigInput } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
+import { loadMarketHistory, type MarketHistory } from './history-files.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
@@ -31,7 +32,8 @@ import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
 import { RawJson } from './api/raw-json.ts';
 import { Stats } from './stats.ts';
 import { packagePath } from './package-root.ts';
-import { Scheduler } from './time/scheduler.ts';
+import { periodicTask, Scheduler } from './time/scheduler.ts';
+import { MARKET_DATA_PUSH_MS } from './net/market-data-pushes.ts';
 import { ExchangeTask } from './time/exchange-tasks.ts';
 import { WallDriver } from './time/wall-driver.ts';
 import { checkAdvance } from './time/advance-rules.ts';
@@ -53,9 +55,10 @@ export interface SimulatorUrls {
 
 export type { BatchListener, EventListener } from './net/outbox.ts';
 
-/** Holds the exchange core; `reset()` puts a fresh one in (everyone reads it through here). */
+/** The exchange core (`reset()` puts a fresh one in; all read it here) and the history all cores share. */
 interface CoreRef {
   current: Exchange;
+  readonly history: MarketHistory;
 }
 
 export class Simulator {
@@ -149,6 +152,17 @@ export class Simulator {
       clock.now(),
     );
     this.scheduler.register(this.exchangeTask);
+    // Klines, tickers, avgPrice and partial depth (API.md 9): after the depth batch of the same
+    // instant, on the 100 ms grid (the shortest push period), only while one has a subscriber.
+    this.scheduler.register(
+      periodicTask({
+        name: 'market-data pushes',
+        periodMs: MARKET_DATA_PUSH_MS,
+        origin: () => 0,
+        active: () => gateway.hasTimedMarketData(),
+        run: (now) => gateway.publishMarketData(now),
+      }),
+    );
     service.listenKeys.onExpiryChanged = () => this.scheduler.changed();
     core.current.afterCommand = () => this.scheduler.changed();
     this.scripted = new ScriptedOrders(core.current);
@@ -176,7 +190,8 @@ export class Simulator {
     const clock: Clock = manual
       ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
       : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
-    const core: CoreRef = { current: new Exchange(config, clock.now()) };
+    const history = loadMarketHistory(config, clock.now());
+    const core: CoreRef = { current: new Exchange(config, clock.now(), history), history };
     const ed25519 = sim.account.ed25519_public_key_file;
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
@@ -208,6 +223,7 @@ export class Simulator {
       pongTimeoutMs: sim.pong_timeout_ms,
       outbox,
       onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
+      onMarketDataSubscriber: () => simulator?.scheduler.changed(),
     });
     const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
     simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
@@ -313,7 +329,7 @@ export class Simulator {
     this.gateway.dropConnections(['market', 'api', 'user']);
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
-    this.core.current = new Exchange(this.config, now);
+    this.core.current = new Exchange(this.config, now, this.core.history);
     this.core.current.afterCommand = () => this.scheduler.changed();
     this.scripted = new ScriptedOrders(this.core.current);
     this.faults.schedule(this.config.sim.faults, this.baseTime());

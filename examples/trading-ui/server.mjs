@@ -8,7 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 
-const FILES = { '/': 'index.html', '/index.html': 'index.html', '/app.js': 'app.js', '/style.css': 'style.css' };
+const FILES = { '/': 'index.html', '/index.html': 'index.html', '/app.js': 'app.js', '/chart.js': 'chart.js', '/style.css': 'style.css' };
+// The candle chart's library (npm `lightweight-charts`, Apache-2.0), its standalone browser build.
+FILES['/lightweight-charts.js'] = new URL('lightweight-charts.standalone.production.js', import.meta.resolve('lightweight-charts'));
 const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const env = process.env;
 const settings = {
@@ -30,7 +32,7 @@ const server = createServer(async (req, res) => {
   }
   try {
     const body = await readFile(new URL(file, import.meta.url));
-    res.writeHead(200, { 'Content-Type': TYPES[file.split('.').pop()], 'Cache-Control': 'no-store' }).end(body);
+    res.writeHead(200, { 'Content-Type': TYPES[String(file).split('.').pop()], 'Cache-Control': 'no-store' }).end(body);
   } catch {
     res.writeHead(500).end();
   }

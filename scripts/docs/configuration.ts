@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG, ENV_API_KEY, ENV_API_SECRET, ENV_PORT, ENV_TLS_PORT } from '../../src/config/index.ts';
-import { ACCOUNT_SPEC, ENGINE_SPEC, FAULTS_SPEC, FEES_SPEC, GENERATOR_SPEC, LIMITS_SPEC, ROOT_SPEC, SIM_SPEC } from '../../src/config/sections.ts';
+import { ACCOUNT_SPEC, ENGINE_SPEC, FAULTS_SPEC, FEES_SPEC, GENERATOR_SPEC, HISTORY_SPEC, LIMITS_SPEC, ROOT_SPEC, SIM_SPEC } from '../../src/config/sections.ts';
 import { cell, REPO } from './markdown.ts';
 
 /** Command-line flags and environment variables that override a key (API.md section 1). */
@@ -99,6 +99,7 @@ const SECTION_SPECS: Readonly<Record<string, object>> = {
   'sim.limits': LIMITS_SPEC,
   'sim.generator': GENERATOR_SPEC,
   'sim.faults': FAULTS_SPEC,
+  'sim.history': HISTORY_SPEC,
 };
 
 /** Maps and arrays whose keys depend on other keys: documented by example, not key by key. */

@@ -13,6 +13,8 @@ import { commissionRates, NO_DISCOUNT, ORDER_ENDPOINTS, ZERO_RATE } from './orde
 import type { Params } from './params.ts';
 import { orderRateLimits } from './rate-limit-shapes.ts';
 import type { ConnectionControl } from './session.ts';
+import { MARKET_DATA_ENDPOINTS } from './market-endpoints.ts';
+import { connectionOf, requireSymbol, symbolList } from './symbol-params.ts';
 
 export type { Endpoint, HandlerContext, HandlerServices, HttpMethod, Security } from './endpoint-types.ts';
 
@@ -25,42 +27,6 @@ function depthWeight(limit: number): number {
   if (limit <= 500) return 25;
   if (limit <= 1000) return 50;
   return 250;
-}
-
-function symbolList(ctx: HandlerContext, p: Params): string[] | undefined {
-  const one = p.get('symbol');
-  const many = p.get('symbols');
-  if (one !== undefined && many !== undefined) throw apiError('BAD_PARAM_COMBINATION');
-  let symbols: string[] | undefined;
-  if (one !== undefined) symbols = [one];
-  if (many !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(many);
-    } catch {
-      throw apiError('INVALID_PARAMETER', 'symbols');
-    }
-    if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((s) => typeof s === 'string')) {
-      throw apiError('INVALID_PARAMETER', 'symbols');
-    }
-    // The reference's caps (-1101): more than 100 values, or one value twice.
-    if (parsed.length > MAX_SYMBOLS) throw apiError('TOO_MANY_SYMBOLS', MAX_SYMBOLS);
-    if (new Set(parsed).size !== parsed.length) throw apiError('DUPLICATE_PARAM');
-    symbols = parsed as string[];
-  }
-  for (const s of symbols ?? []) if (ctx.exchange.instrument(s) === undefined) throw apiError('BAD_SYMBOL');
-  return symbols;
-}
-
-function connectionOf(ctx: HandlerContext): ConnectionControl {
-  if (ctx.connection === undefined) throw apiError('UNAUTHORIZED');
-  return ctx.connection;
-}
-
-function requireSymbol(ctx: HandlerContext, p: Params): string {
-  const symbol = p.required('symbol');
-  if (ctx.exchange.instrument(symbol) === undefined) throw apiError('BAD_SYMBOL');
-  return symbol;
 }
 
 /** The table with its literal ids and routes (typed, so the client's methods can name them). */
@@ -137,6 +103,7 @@ const TABLE = [
       return { symbol, standardCommission: commissionRates(ctx), specialCommission: zero, taxCommission: zero, discount: NO_DISCOUNT };
     },
   },
+  ...MARKET_DATA_ENDPOINTS,
   ...ORDER_ENDPOINTS,
   {
     id: 'userDataStream.start',

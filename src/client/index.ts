@@ -170,3 +170,4 @@ export { RestClient, type RawRestRequest, type RestResponse, type ClientCredenti
 export { WsApiConnection, type WsApiResponse, type WsApiParams } from './ws-api.ts';
 export { WsApiClient, WS_HELPERS } from './ws-api-methods.ts';
 export type * from './types.ts';
+export type * from './market-types.ts';

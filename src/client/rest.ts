@@ -29,6 +29,7 @@ import type {
   RateLimitCount,
   TestOrderResult,
 } from './types.ts';
+import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 export interface ClientCredentials {
   readonly apiKey: string;
@@ -108,6 +109,66 @@ export class RestClient {
   bookTicker(params?: { symbols?: string[] }): Promise<BookTicker[]>;
   bookTicker(params: { symbol?: string; symbols?: string[] } = {}): Promise<BookTicker | BookTicker[]> {
     return this.call('ticker.book', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
+  }
+
+  /** GET /api/v3/trades: the most recent public trades (default 500, at most 1000), oldest first. */
+  trades(params: { symbol: string; limit?: number }): Promise<PublicTrade[]> {
+    return this.call('trades.recent', params);
+  }
+
+  /** GET /api/v3/historicalTrades: public trades from `fromId` (default: the most recent), oldest first. */
+  historicalTrades(params: { symbol: string; fromId?: number; limit?: number }): Promise<PublicTrade[]> {
+    return this.call('trades.historical', params);
+  }
+
+  /** GET /api/v3/aggTrades: aggregate trades (one taker order, one price, one time) by id or time range. */
+  aggTrades(params: { symbol: string; fromId?: number; startTime?: number; endTime?: number; limit?: number }): Promise<AggTrade[]> {
+    return this.call('trades.aggregate', params);
+  }
+
+  /** GET /api/v3/klines: candles of an interval (`1s`..`1M`), oldest first; the last one is still open. */
+  klines(params: KlineParams): Promise<Kline[]> {
+    return this.call('klines', { ...params });
+  }
+
+  /** GET /api/v3/uiKlines: the same candles as `klines`. */
+  uiKlines(params: KlineParams): Promise<Kline[]> {
+    return this.call('uiKlines', { ...params });
+  }
+
+  /** GET /api/v3/avgPrice: the 5-minute volume-weighted price and the last trade's time. */
+  avgPrice(params: { symbol: string }): Promise<AvgPrice> {
+    return this.call('avgPrice', params);
+  }
+
+  /** GET /api/v3/ticker/24hr: 24-hour rolling statistics of one symbol, several or all (FULL or MINI). */
+  ticker24hr(params: { symbol: string; type?: 'FULL' }): Promise<Ticker24hr>;
+  ticker24hr(params: { symbol: string; type: 'MINI' }): Promise<MiniTicker>;
+  ticker24hr(params?: { symbols?: string[]; type?: 'FULL' }): Promise<Ticker24hr[]>;
+  ticker24hr(params: { symbols?: string[]; type: 'MINI' }): Promise<MiniTicker[]>;
+  ticker24hr(params: { symbol?: string; symbols?: string[]; type?: TickerType } = {}): Promise<unknown> {
+    return this.call('ticker.24hr', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols), type: params.type });
+  }
+
+  /** GET /api/v3/ticker/price: the last trade price of one symbol, several or all. */
+  tickerPrice(params: { symbol: string }): Promise<PriceTicker>;
+  tickerPrice(params?: { symbols?: string[] }): Promise<PriceTicker[]>;
+  tickerPrice(params: { symbol?: string; symbols?: string[] } = {}): Promise<PriceTicker | PriceTicker[]> {
+    return this.call('ticker.price', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
+  }
+
+  /** GET /api/v3/ticker: rolling-window statistics (`windowSize` 1m..59m, 1h..23h, 1d..7d; default 1d), opening on a minute. */
+  ticker(params: { symbol: string; windowSize?: string; type?: TickerType }): Promise<WindowTicker>;
+  ticker(params: { symbols: string[]; windowSize?: string; type?: TickerType }): Promise<WindowTicker[]>;
+  ticker(params: { symbol?: string; symbols?: string[]; windowSize?: string; type?: TickerType }): Promise<WindowTicker | WindowTicker[]> {
+    return this.call('ticker', { ...params, symbols: params.symbols && JSON.stringify(params.symbols) });
+  }
+
+  /** GET /api/v3/ticker/tradingDay: statistics of the current trading day (UTC, or `timeZone`). */
+  tradingDay(params: { symbol: string; timeZone?: string; type?: TickerType }): Promise<WindowTicker>;
+  tradingDay(params: { symbols: string[]; timeZone?: string; type?: TickerType }): Promise<WindowTicker[]>;
+  tradingDay(params: { symbol?: string; symbols?: string[]; timeZone?: string; type?: TickerType }): Promise<WindowTicker | WindowTicker[]> {
+    return this.call('ticker.tradingDay', { ...params, symbols: params.symbols && JSON.stringify(params.symbols) });
   }
 
   // ------------------------------------------------------------------ account and orders

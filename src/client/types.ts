@@ -180,6 +180,8 @@ export type { SymbolInfo };
 
 export interface RateLimitCount extends RateLimitCountWire {}
 
+import type { MarketDataEvent, MarketDataEventOf } from './market-types.ts';
+
 // ------------------------------------------------------------------ stream events
 
 export interface DepthUpdateEvent {
@@ -277,7 +279,8 @@ export interface StreamTerminatedEvent {
 }
 
 export type UserEvent = ExecutionReportEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
-export type MarketEvent = DepthUpdateEvent | TradeEvent | BookTickerEvent;
+/** Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in market-types.ts. */
+export type MarketEvent = DepthUpdateEvent | TradeEvent | BookTickerEvent | MarketDataEvent;
 
 /**
  * The payload type of a market stream by its name (`btcusdt@trade` -> TradeEvent); `unknown`
@@ -289,4 +292,4 @@ export type StreamEventOf<N extends string> = N extends `${string}@trade`
     ? BookTickerEvent
     : N extends `${string}@depth` | `${string}@depth@${number}ms`
       ? DepthUpdateEvent
-      : unknown;
+      : MarketDataEventOf<N>;

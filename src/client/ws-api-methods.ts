@@ -27,6 +27,7 @@ import type {
   SessionStatus,
   TestOrderResult,
 } from './types.ts';
+import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 /** Which WS API method each helper calls (the test checks it covers the endpoint table). */
 export const WS_HELPERS = {
@@ -54,6 +55,16 @@ export const WS_HELPERS = {
   subscribeUserDataSession: 'userDataStream.subscribe',
   subscribeUserData: 'userDataStream.subscribe.signature',
   unsubscribeUserData: 'userDataStream.unsubscribe',
+  klines: 'klines',
+  uiKlines: 'uiKlines',
+  recentTrades: 'trades.recent',
+  historicalTrades: 'trades.historical',
+  aggTrades: 'trades.aggregate',
+  avgPrice: 'avgPrice',
+  ticker24hr: 'ticker.24hr',
+  tickerPrice: 'ticker.price',
+  ticker: 'ticker',
+  tradingDay: 'ticker.tradingDay',
 } as const;
 
 function params(p: object): WsApiParams {
@@ -184,5 +195,67 @@ export class WsApiClient extends WsApiConnection {
   /** `userDataStream.unsubscribe`: one subscription by id, or every one of the connection. */
   unsubscribeUserData(p: { subscriptionId?: number } = {}): Promise<Record<string, never>> {
     return this.call('userDataStream.unsubscribe', p);
+  }
+
+  // ------------------------------------------------------------------ market data (API.md section 9)
+
+  /** `klines`: candles of an interval (`1s`..`1M`), oldest first, as GET /api/v3/klines. */
+  klines(p: KlineParams): Promise<Kline[]> {
+    return this.call('klines', params(p));
+  }
+
+  /** `uiKlines`: the same candles as `klines`. */
+  uiKlines(p: KlineParams): Promise<Kline[]> {
+    return this.call('uiKlines', params(p));
+  }
+
+  /** `trades.recent`: the most recent public trades. */
+  recentTrades(p: { symbol: string; limit?: number }): Promise<PublicTrade[]> {
+    return this.call('trades.recent', p);
+  }
+
+  /** `trades.historical`: public trades from `fromId`. */
+  historicalTrades(p: { symbol: string; fromId?: number; limit?: number }): Promise<PublicTrade[]> {
+    return this.call('trades.historical', p);
+  }
+
+  /** `trades.aggregate`: aggregate trades (one taker order, one price, one time) by id or time range. */
+  aggTrades(p: { symbol: string; fromId?: number; startTime?: number; endTime?: number; limit?: number }): Promise<AggTrade[]> {
+    return this.call('trades.aggregate', p);
+  }
+
+  /** `avgPrice`: the 5-minute volume-weighted price. */
+  avgPrice(p: { symbol: string }): Promise<AvgPrice> {
+    return this.call('avgPrice', p);
+  }
+
+  /** `ticker.24hr`: 24-hour rolling statistics (one symbol: an object; `symbols` or none: an array). */
+  ticker24hr(p: { symbol: string; type?: 'FULL' }): Promise<Ticker24hr>;
+  ticker24hr(p: { symbol: string; type: 'MINI' }): Promise<MiniTicker>;
+  ticker24hr(p?: { symbols?: string[]; type?: 'FULL' }): Promise<Ticker24hr[]>;
+  ticker24hr(p: { symbols?: string[]; type: 'MINI' }): Promise<MiniTicker[]>;
+  ticker24hr(p: { symbol?: string; symbols?: string[]; type?: TickerType } = {}): Promise<unknown> {
+    return this.call('ticker.24hr', { symbol: p.symbol, symbols: p.symbols && JSON.stringify(p.symbols), type: p.type });
+  }
+
+  /** `ticker.price`: the last trade price (one symbol: an object; `symbols` or none: an array). */
+  tickerPrice(p: { symbol: string }): Promise<PriceTicker>;
+  tickerPrice(p?: { symbols?: string[] }): Promise<PriceTicker[]>;
+  tickerPrice(p: { symbol?: string; symbols?: string[] } = {}): Promise<PriceTicker | PriceTicker[]> {
+    return this.call('ticker.price', { symbol: p.symbol, symbols: p.symbols && JSON.stringify(p.symbols) });
+  }
+
+  /** `ticker`: rolling-window statistics (`windowSize` 1m..59m, 1h..23h, 1d..7d; default 1d). */
+  ticker(p: { symbol: string; windowSize?: string; type?: TickerType }): Promise<WindowTicker>;
+  ticker(p: { symbols: string[]; windowSize?: string; type?: TickerType }): Promise<WindowTicker[]>;
+  ticker(p: { symbol?: string; symbols?: string[]; windowSize?: string; type?: TickerType }): Promise<WindowTicker | WindowTicker[]> {
+    return this.call('ticker', { ...p, symbols: p.symbols && JSON.stringify(p.symbols) });
+  }
+
+  /** `ticker.tradingDay`: statistics of the current trading day (UTC, or `timeZone`). */
+  tradingDay(p: { symbol: string; timeZone?: string; type?: TickerType }): Promise<WindowTicker>;
+  tradingDay(p: { symbols: string[]; timeZone?: string; type?: TickerType }): Promise<WindowTicker[]>;
+  tradingDay(p: { symbol?: string; symbols?: string[]; timeZone?: string; type?: TickerType }): Promise<WindowTicker | WindowTicker[]> {
+    return this.call('ticker.tradingDay', { ...p, symbols: p.symbols && JSON.stringify(p.symbols) });
   }
 }

@@ -77,6 +77,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze<Config>({
       reject_next_orders: 0,
       rate_limit_next: 0,
     },
+    // API.md section 9: a day of synthetic history; at most a million public trades per symbol.
+    history: { minutes: 1440, max_trades_per_symbol: 1000000, klines: [] },
     // API.md section 1: BTCUSDT starts at 60000, ETHUSDT at 3000.
     symbols: {
       BTCUSDT: { start_mid: '60000' },

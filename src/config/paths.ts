@@ -16,5 +16,12 @@ export function resolveConfigPaths(tree: SimConfigInput, baseDir: string): SimCo
   if (account !== undefined && account !== null && typeof account === 'object' && 'ed25519_public_key_file' in account) {
     resolved.account = { ...account, ed25519_public_key_file: absolute(account.ed25519_public_key_file) };
   }
+  const history = sim.history;
+  if (history !== undefined && history !== null && typeof history === 'object' && Array.isArray(history.klines)) {
+    const klines = history.klines.map((entry: unknown) =>
+      entry !== null && typeof entry === 'object' && 'file' in entry ? { ...entry, file: absolute((entry as { file: unknown }).file) } : entry,
+    );
+    resolved.history = { ...history, klines };
+  }
   return { ...tree, sim: resolved as SimConfigInput['sim'] };
 }

@@ -4,7 +4,9 @@
 // (`sim.symbols`, `sim.account.balances`) and `instruments` are read in their own modules.
 import { Decimal } from 'decimal.js';
 import {
+  INVALID,
   MAX_TIMER_MS,
+  type Reader,
   readBoolean,
   readDecimal,
   readInteger,
@@ -14,7 +16,7 @@ import {
   readPositiveDecimal,
   readToken,
 } from './fields.ts';
-import { optional, readRawTable, required, tableReader } from './table.ts';
+import { optional, readRawTable, readTable, required, tableReader, type TableResult } from './table.ts';
 import type { ClockMode, DepthSnapshotMode, NetBackend } from './types.ts';
 
 const port = readInteger({ min: 0, max: 65535 });
@@ -95,6 +97,30 @@ export const FAULTS_SPEC = {
   rate_limit_next: required(nonNegativeInteger),
 };
 
+/** One `[[sim.history.klines]]` entry: a symbol's candles from a kline CSV (API.md section 9). */
+export const HISTORY_KLINES_SPEC = {
+  symbol: required(readNonEmptyString),
+  file: required(readNonEmptyString),
+};
+
+const readHistoryKlines: Reader<TableResult<typeof HISTORY_KLINES_SPEC>[]> = (value, path, problems) => {
+  if (!Array.isArray(value)) return problems.found(path, 'an array of tables ([[sim.history.klines]])', value);
+  const out: TableResult<typeof HISTORY_KLINES_SPEC>[] = [];
+  value.forEach((entry, i) => {
+    const read = readTable(entry, `${path}[${i}]`, HISTORY_KLINES_SPEC, problems);
+    if (read !== INVALID) out.push(read);
+  });
+  return out;
+};
+
+export const HISTORY_SPEC = {
+  // API.md section 9: minutes of synthetic history before the start (generator on); 0 = none.
+  minutes: required(readInteger({ min: 0, max: 60 * 24 * 31 })),
+  // Public trades kept per symbol (memory bound); candles outlive them.
+  max_trades_per_symbol: required(readInteger({ min: 1, max: 100_000_000 })),
+  klines: required(readHistoryKlines),
+};
+
 export const SIM_SPEC = {
   seed: required(nonNegativeInteger),
   venue: required(readNonEmptyString),
@@ -122,6 +148,7 @@ export const SIM_SPEC = {
   limits: required(tableReader(LIMITS_SPEC)),
   generator: required(tableReader(GENERATOR_SPEC)),
   faults: required(tableReader(FAULTS_SPEC)),
+  history: required(tableReader(HISTORY_SPEC)),
   symbols: required(readRawTable),
 };
 

@@ -83,6 +83,16 @@ export interface FaultsConfig {
   readonly rate_limit_next: number;
 }
 
+/** `[sim.history]` (API.md section 9): public market data before the start. */
+export interface HistoryConfig {
+  /** Minutes of synthetic history when the generator is on; 0 = none. */
+  readonly minutes: number;
+  /** Public trades kept per symbol (historicalTrades, aggTrades); candles stay. */
+  readonly max_trades_per_symbol: number;
+  /** Symbols whose history is a kline CSV of the reference's public data (paths absolute once loaded). */
+  readonly klines: readonly { readonly symbol: string; readonly file: string }[];
+}
+
 export interface SimSection {
   readonly seed: number;
   readonly venue: string;
@@ -111,6 +121,7 @@ export interface SimSection {
   readonly limits: LimitsConfig;
   readonly generator: GeneratorConfig;
   readonly faults: FaultsConfig;
+  readonly history: HistoryConfig;
   readonly symbols: Readonly<Record<string, SymbolOverrides>>;
 }
 

@@ -26,6 +26,7 @@ export function validateConfigTree(tree: unknown): Config {
   const overrides = sim.symbols === undefined ? new Map<string, SymbolOverrides>() : readSymbolOverrides(sim.symbols, entries, problems);
   const balances = sim.account?.balances === undefined ? new Map<string, string>() : readConfiguredBalances(sim.account.balances, entries, problems);
   const active = sim.venue === undefined || entries === undefined ? [] : selectActive(entries, sim.venue, problems);
+  if (sim.history !== undefined && entries !== undefined) checkHistorySymbols(sim.history.klines, active, problems);
   if (sim.start_mid !== undefined) checkSharedStartMid(sim.start_mid, active, overrides, problems);
 
   if (!problems.isEmpty) throw new ConfigError(problems.items);
@@ -55,6 +56,17 @@ function selectActive(entries: readonly InstrumentEntry[], venue: string, proble
     problems.note('instruments', `at least ${which}`, `none of ${entries.length} configured`);
   }
   return active;
+}
+
+/** API.md section 9: a kline CSV names an active instrument, at most once. */
+function checkHistorySymbols(klines: readonly { symbol: string }[], active: readonly InstrumentConfig[], problems: ProblemList): void {
+  const seen = new Set<string>();
+  klines.forEach((entry, i) => {
+    const path = `sim.history.klines[${i}].symbol`;
+    if (!active.some((inst) => inst.symbol === entry.symbol)) problems.note(path, 'the symbol of an active instrument', JSON.stringify(entry.symbol));
+    else if (seen.has(entry.symbol)) problems.note(path, 'one entry per symbol', JSON.stringify(entry.symbol));
+    seen.add(entry.symbol);
+  });
 }
 
 function checkGeneratorNotionals(generator: Partial<TableResult<typeof GENERATOR_SPEC>>, problems: ProblemList): void {

@@ -73,6 +73,9 @@ export const ERRORS = {
   INVALID_TIF: { code: -1115, http: 400, msg: 'Invalid timeInForce.' },
   INVALID_ORDER_TYPE: { code: -1116, http: 400, msg: 'Invalid orderType.' },
   INVALID_SIDE: { code: -1117, http: 400, msg: 'Invalid side.' },
+  // Market data (API.md section 9; errors.md): an interval klines do not know, a ticker type
+  // other than FULL or MINI.
+  BAD_INTERVAL: { code: -1120, http: 400, msg: 'Invalid interval.' },
   BAD_SYMBOL: { code: -1121, http: 400, msg: 'Invalid symbol.' },
   INVALID_LISTEN_KEY: { code: -1125, http: 400, msg: 'This listenKey does not exist.' },
   LOOKUP_INTERVAL_TOO_BIG: { code: -1127, http: 400, msg: 'More than %s hours between startTime and endTime.' },
@@ -81,6 +84,7 @@ export const ERRORS = {
   BAD_STRATEGY_TYPE: { code: -1134, http: 400, msg: 'strategyType was less than 1000000.' },
   BAD_RECV_WINDOW: { code: -1131, http: 400, msg: 'recvWindow must be less than %s' },
   INVALID_JSON: { code: -1135, http: 400, msg: 'Invalid JSON Request' },
+  INVALID_TICKER_TYPE: { code: -1139, http: 400, msg: 'Invalid ticker type.' },
   // rest-api.md "Regarding cancelRestrictions": the documented body.
   INVALID_CANCEL_RESTRICTIONS: { code: -1145, http: 400, msg: 'Invalid cancelRestrictions' },
   NOT_FOUND: { code: -1000, http: 404, msg: 'Not found: %s' },

@@ -19,6 +19,8 @@ import { CounterpartyGenerator } from './generator.ts';
 import { Ledger } from './ledger.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
 import { Matcher } from './matcher.ts';
+import { MarketData, NO_HISTORY } from './market-data.ts';
+import type { MarketHistory } from './market-history.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
@@ -46,15 +48,26 @@ export class Exchange {
    */
   afterCommand: (() => void) | null = null;
 
+  /** Public trades, candles and tickers (API.md section 9), history first. */
+  readonly marketData: MarketData;
+
   constructor(
     readonly config: Config,
     readonly startTime: number,
+    /** Public market data before the start (market-history.ts); shared, never changed. */
+    history?: MarketHistory,
   ) {
     const markets = buildMarkets(config);
     this.markets = markets;
     const instruments = markets.instruments;
+    this.marketData = new MarketData(
+      instruments.map((_, i) => history?.symbols[i] ?? NO_HISTORY),
+      config.sim.history.max_trades_per_symbol,
+    );
+    // Live trade ids follow the history's (API.md 9 decisions).
+    for (const inst of instruments) inst.lastTradeId = this.marketData.of(inst.index).lastTradeId;
     this.registry = new OrderRegistry(instruments.length);
-    this.matcher = new Matcher(instruments, this.registry, this.events);
+    this.matcher = new Matcher(instruments, this.registry, this.events, this.marketData);
     const ledger = new Ledger(markets.startBalances, markets.assetDecimals);
     const tradeLog = new TradeLog();
     const seed = config.sim.seed;
@@ -78,6 +91,11 @@ export class Exchange {
       latentMid: (symbolIndex) => generator.latentMid(symbolIndex),
     };
 
+    // A kline CSV's history: the latent mid starts at its last close (API.md section 9).
+    for (const inst of instruments) {
+      const close = history?.lastClose[inst.index];
+      if (close !== undefined && close > 0) this.generator.setLatentMid(inst.index, close);
+    }
     this.generator.seed(this);
     for (const agg of this.matcher.depth) agg.publishSilently();
   }

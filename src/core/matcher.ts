@@ -7,6 +7,7 @@
 import type { Order, BookSide } from './book.ts';
 import { SymbolBook } from './book.ts';
 import type { FlushResult } from './commands.ts';
+import type { MarketData } from './market-data.ts';
 import { DepthAggregator } from './depth-aggregator.ts';
 import type { EventQueue } from './event-queue.ts';
 import type { Instrument } from './markets.ts';
@@ -30,6 +31,8 @@ export class Matcher {
     private readonly instruments: readonly Instrument[],
     private readonly registry: OrderRegistry,
     private readonly events: EventQueue,
+    /** Public market data: every trade goes to its tape and bars (API.md section 9). */
+    private readonly marketData: MarketData,
   ) {
     this.books = instruments.map(() => new SymbolBook());
     this.depth = instruments.map((inst, i) => new DepthAggregator(inst.symbol, this.books[i]!));
@@ -48,6 +51,8 @@ export class Matcher {
   match(inst: Instrument, taker: Order, limit: number | null, now: number, fills: Fill[] | null): void {
     const opposite = this.books[inst.index]!.oppositeOf(taker.side);
     const isBuy = taker.side === 'BUY';
+    // One taker order, one price, one time: one aggregate trade (aggTrades, @aggTrade).
+    let aggregatePrice = -1;
     while (taker.remaining > 0) {
       const level = opposite.best();
       if (level === undefined) break;
@@ -56,13 +61,16 @@ export class Matcher {
       while (maker !== null && taker.remaining > 0) {
         const next = maker.next;
         if (taker.account !== null && maker.account !== null) this.preventSelfTrade(inst, opposite, maker, taker, now);
-        else this.trade(inst, opposite, maker, taker, now, fills);
+        else {
+          this.trade(inst, opposite, maker, taker, now, fills, level.price !== aggregatePrice);
+          aggregatePrice = level.price;
+        }
         maker = next;
       }
     }
   }
 
-  private trade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number, fills: Fill[] | null): void {
+  private trade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number, fills: Fill[] | null, newAggregate: boolean): void {
     const qty = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
     const price = maker.price;
     const tradeId = ++inst.lastTradeId;
@@ -75,6 +83,7 @@ export class Matcher {
     taker.remaining -= qty;
     // A retired maker keeps its fields until it is reused, which no code below does.
     this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker: maker.side === 'BUY' });
+    this.marketData.of(inst.index).record(price, qty, now, maker.side === 'BUY', newAggregate);
     if (maker.account !== null) {
       this.account!.settleFill(inst, maker, qty, price, tradeId, true, now, null);
       if (maker.remaining === 0) this.registry.forgetAccount(inst, maker);

@@ -12,6 +12,7 @@ import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { describeUntrusted } from '../untrusted.ts';
 import { requestIdText } from './request-id.ts';
 import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
+import type { StreamFanOut } from './market-data-pushes.ts';
 
 /** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */
 export const MAX_STREAMS_PER_CONNECTION = 1024;
@@ -34,7 +35,7 @@ export class MarketConnection {
   ) {}
 }
 
-export class MarketStreams {
+export class MarketStreams implements StreamFanOut {
   private readonly subscribers = new Map<string, Set<MarketConnection>>();
   readonly connections = new Set<MarketConnection>();
   private readonly validStreams: ReadonlySet<string>;
@@ -47,13 +48,32 @@ export class MarketStreams {
     private readonly monotonicNow: () => number,
     /** Counts and logs an exception the last line of defence caught. */
     private readonly onUnexpected: (where: string, error: unknown) => void = () => undefined,
+    /** Further stream names (klines, tickers, aggTrade...: market-data-pushes.ts). */
+    extraStreams: Iterable<string> = [],
+    /** Told when a stream gains its first subscriber (timed pushes may now be due). */
+    private readonly onFirstSubscriber: (name: string) => void = () => undefined,
   ) {
-    const names = new Set<string>();
+    const names = new Set<string>(extraStreams);
     for (const symbol of symbols) {
       const s = symbol.toLowerCase();
       for (const suffix of [...DEPTH_SUFFIXES, '@bookTicker', '@trade']) names.add(s + suffix);
     }
     this.validStreams = names;
+  }
+
+  *activeNames(): Iterable<string> {
+    for (const [name, subs] of this.subscribers) if (subs.size > 0) yield name;
+  }
+
+  hasSubscribers(name: string): boolean {
+    const subs = this.subscribers.get(name);
+    return subs !== undefined && subs.size > 0;
+  }
+
+  /** One payload to every subscriber of `name` (built once per framing). */
+  send(name: string, payload: string): void {
+    const subs = this.subscribers.get(name);
+    if (subs !== undefined && subs.size > 0) this.fanOut(name, payload, subs);
   }
 
   /** A stream name this server publishes (symbols lowercase, spec 4.2). */
@@ -91,6 +111,7 @@ export class MarketStreams {
       let set = this.subscribers.get(name);
       if (set === undefined) this.subscribers.set(name, (set = new Set()));
       set.add(conn);
+      if (set.size === 1) this.onFirstSubscriber(name);
     } else {
       // A listen key on a stream connection: the legacy user stream (client-requests §8).
       const sink: UserSink = conn.combined

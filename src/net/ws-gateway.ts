@@ -15,6 +15,7 @@ import type { Reply, Service } from '../api/service.ts';
 import type { CoreEvent, DepthDiff, Touch } from '../core/types.ts';
 import type { EventDelivery, Outbox } from './outbox.ts';
 import { MarketStreams, type MarketConnection } from './market-streams.ts';
+import { MarketDataPushes, marketDataStreams } from './market-data-pushes.ts';
 import { MAX_URL_BYTES } from './rest-server.ts';
 import { UserStreams } from './user-streams.ts';
 import { WsApiConnection } from './ws-api.ts';
@@ -31,12 +32,16 @@ export interface GatewayOptions {
   readonly outbox: Outbox;
   readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
   readonly onSlowConsumer?: () => void;
+  /** A timed market-data stream got its first subscriber: the scheduler looks again. */
+  readonly onMarketDataSubscriber?: () => void;
 }
 
 export class WsGateway implements EventDelivery {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES });
   readonly users: UserStreams;
   readonly market: MarketStreams;
+  /** Klines, tickers, avgPrice, partial depth and aggTrade streams (API.md section 9). */
+  private readonly pushes: MarketDataPushes;
   private readonly peers = new Set<Peer>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
   slowConsumersCut = 0;
@@ -44,14 +49,21 @@ export class WsGateway implements EventDelivery {
   constructor(private readonly options: GatewayOptions) {
     const { service } = options;
     this.users = new UserStreams(options.wire, service.faults);
+    const symbols = service.exchange.instruments.map((i) => i.symbol);
+    const specs = marketDataStreams(symbols);
     this.market = new MarketStreams(
-      service.exchange.instruments.map((i) => i.symbol),
+      symbols,
       options.wire,
       this.users,
       (name) => service.listenKeys.isValid(name, service.clock.now()),
       options.monotonicNow,
       (where, error) => service.unexpected(where, error),
+      specs.keys(),
+      (name) => {
+        if (specs.has(name)) options.onMarketDataSubscriber?.();
+      },
     );
+    this.pushes = new MarketDataPushes(specs, this.market, () => service.exchange);
   }
 
   attach(server: Server): void {
@@ -97,6 +109,17 @@ export class WsGateway implements EventDelivery {
 
   publishTrades(events: readonly CoreEvent[]): void {
     for (const e of events) if (e.type === 'trade') this.market.publishTrade(e);
+    this.pushes.publishAggTrades(events);
+  }
+
+  /** Whether a timed market-data stream (klines, tickers, avgPrice, partial depth) has a subscriber. */
+  hasTimedMarketData(): boolean {
+    return this.pushes.hasTimedSubscribers();
+  }
+
+  /** The timed market-data pushes due at `now` (the simulator's clock; called by the scheduler). */
+  publishMarketData(now: number): void {
+    this.pushes.publish(now);
   }
 
   publishAccount(events: readonly CoreEvent[]): void {
@@ -156,7 +179,8 @@ export class WsGateway implements EventDelivery {
     if (url.length > MAX_URL_BYTES) return refuse(socket, 414, { code: -1000, msg: `Request URL longer than ${MAX_URL_BYTES} bytes.` });
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    // `+` stays a plus (the `@kline_<i>@+08:00` streams); `%2B` means the same.
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1).replace(/\+/g, '%2B'));
     if (path === '/ws-api/v3') {
       const returnRateLimits = query.get('returnRateLimits') !== 'false';
       const unit = timeUnitOf(query.get('timeUnit'));

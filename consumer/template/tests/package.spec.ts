@@ -10,6 +10,10 @@ test('the worker exchange serves https and wss with the certificate shipped in t
   const tls = new SpotSimClient(sim, { tls: true });
   try {
     expect((await tls.rest.time()).serverTime).toBeGreaterThan(0);
+    // Market data from the packed package: the last one-minute candle of the history at start.
+    const [candle] = await tls.rest.klines({ symbol: 'BTCUSDT', interval: '1m', limit: 1 });
+    expect(candle![0] % 60_000).toBe(0);
+    expect(Number(candle![4])).toBeGreaterThan(0);
     const api = await tls.wsApi();
     expect(await api.depth({ symbol: 'BTCUSDT', limit: 5 })).toHaveProperty('lastUpdateId');
   } finally {

@@ -1,0 +1,271 @@
+// History at start (API.md section 9, `[sim.history]`): with the generator on, `minutes` of
+// synthetic trades before the start, from the seed (same seed, configuration and start time ->
+// the same trades and candles); or a symbol's candles from a kline CSV in the reference's
+// public-data format. Built once per simulator and shared by every core it makes (a reset keeps
+// it): compact typed columns, bars built on first use. The synthetic trades are generated once
+// per configuration (times relative to the start) and cached, so starting again costs only the
+// shift of the time column.
+
+import type { Config } from '../config/types.ts';
+import type { Instrument } from './markets.ts';
+import { MINUTE_MS } from './kline-time.ts';
+import { BAR, MinuteBars, T } from './minute-bars.ts';
+import type { SymbolHistory } from './market-data.ts';
+import { Rng } from './rng.ts';
+import { TradeColumns, type TradeHistory } from './trade-tape.ts';
+import { parseScaledBig, POW10 } from './units.ts';
+
+/** Every symbol's history by instrument index, and the close the latent mid starts at (ticks). */
+export interface MarketHistory {
+  readonly symbols: readonly SymbolHistory[];
+  readonly lastClose: readonly (number | undefined)[];
+}
+
+interface RelativeTrades {
+  /** Times relative to the history's end, a minute boundary (negative ms). */
+  readonly columns: TradeColumns;
+  readonly count: number;
+  readonly lastAggId: number;
+  /** Their one-minute bars, relative like the trades: the same for every start. */
+  readonly bars: MinuteBars;
+}
+
+const relativeCache = new Map<string, RelativeTrades[]>();
+const MAX_CACHED = 8;
+
+/** One symbol's candles from a kline CSV (already parsed, see parseKlineCsv). */
+export interface CsvCandles {
+  readonly symbolIndex: number;
+  readonly rows: readonly KlineRow[];
+}
+
+export interface KlineRow {
+  readonly openTime: number;
+  readonly open: string;
+  readonly high: string;
+  readonly low: string;
+  readonly close: string;
+  readonly volume: string;
+  readonly quoteVolume: string;
+  readonly trades: number;
+  readonly takerBuyVolume: string;
+  readonly takerBuyQuoteVolume: string;
+}
+
+/**
+ * The history of a simulator starting at `start`: CSV candles for the symbols that have them,
+ * synthetic trades for the others when the generator is on and `minutes` > 0.
+ */
+export function buildHistory(config: Config, instruments: readonly Instrument[], start: number, csv: readonly CsvCandles[]): MarketHistory {
+  const minutes = config.sim.history.minutes;
+  const synthetic = config.sim.generator.enabled && minutes > 0 ? relativeTrades(config, instruments) : null;
+  const symbols: SymbolHistory[] = [];
+  const lastClose: (number | undefined)[] = [];
+  for (const inst of instruments) {
+    const candles = csv.find((c) => c.symbolIndex === inst.index);
+    if (candles !== undefined) {
+      const bars = csvBars(inst, candles.rows);
+      symbols.push(bars.history);
+      lastClose.push(bars.lastClose);
+    } else if (synthetic !== null) {
+      // History ends at the minute the simulator starts in: its bars are then the cached
+      // relative ones moved by a whole number of minutes, whatever the start time.
+      symbols.push(anchored(synthetic[inst.index]!, start - (((start % MINUTE_MS) + MINUTE_MS) % MINUTE_MS)));
+      lastClose.push(undefined);
+    } else {
+      symbols.push(NO_SYMBOL_HISTORY);
+      lastClose.push(undefined);
+    }
+  }
+  return { symbols, lastClose };
+}
+
+const NO_SYMBOL_HISTORY: SymbolHistory = { trades: { columns: new TradeColumns(0), count: 0, idsBefore: 0, lastAggId: 0 }, bars: () => new MinuteBars(0) };
+
+/** The cached relative history placed before `origin` (a minute boundary); columns copied lazily. */
+function anchored(rel: RelativeTrades, origin: number): SymbolHistory {
+  // The time column is shifted on first read: a start that nobody asks for history costs nothing.
+  let columns: TradeColumns | null = null;
+  const trades: TradeHistory = {
+    count: rel.count,
+    idsBefore: 0,
+    lastAggId: rel.lastAggId,
+    get columns() {
+      if (columns === null) {
+        columns = Object.assign(Object.create(TradeColumns.prototype) as TradeColumns, rel.columns);
+        columns.time = new Float64Array(rel.count);
+        for (let i = 0; i < rel.count; i++) columns.time[i] = rel.columns.time[i]! + origin;
+      }
+      return columns;
+    },
+  };
+  let bars: MinuteBars | null = null;
+  return {
+    trades,
+    bars: () => {
+      if (bars === null) {
+        bars = MinuteBars.copyOf(rel.bars, 0);
+        for (let i = 0; i < bars.count; i++) bars.data[i * BAR + T] = bars.data[i * BAR + T]! + origin;
+      }
+      return bars;
+    },
+  };
+}
+
+function barsOfTrades(h: TradeHistory): MinuteBars {
+  const bars = new MinuteBars(Math.min(h.count, 4096));
+  const c = h.columns;
+  for (let i = 0; i < h.count; i++) {
+    const time = c.time[i]!;
+    const price = c.price[i]!;
+    const qty = c.qty[i]!;
+    const quote = price * qty;
+    const takerBuys = c.buyerIsMaker[i] === 0;
+    const id = h.idsBefore + i + 1;
+    bars.add(time - (((time % MINUTE_MS) + MINUTE_MS) % MINUTE_MS), price, price, price, price, qty, quote, takerBuys ? qty : 0, takerBuys ? quote : 0, id, id);
+  }
+  return bars;
+}
+
+/** The generated trades per instrument (cached by everything they depend on). */
+function relativeTrades(config: Config, instruments: readonly Instrument[]): RelativeTrades[] {
+  const g = config.sim.generator;
+  const key = JSON.stringify([config.sim.seed, config.sim.history.minutes, config.sim.driver_tick_ms, g, instruments.map((i) => [i.config, i.startMid])]);
+  const cached = relativeCache.get(key);
+  if (cached !== undefined) return cached;
+  const rng = new Rng((config.sim.seed ^ 0x68697374) >>> 0);
+  const out = instruments.map((inst) => generate(config, inst, rng));
+  if (relativeCache.size >= MAX_CACHED) relativeCache.delete(relativeCache.keys().next().value!);
+  relativeCache.set(key, out);
+  return out;
+}
+
+/**
+ * A symbol's synthetic past: the generator's takers (Poisson at `market_rate_per_s`, at least
+ * one a minute) hit its touch `touch_offset_ticks` from a latent mid that walks like the live
+ * one (variance of `mid_step_max_ticks` per `driver_tick_ms`), shifted to end at the start mid.
+ */
+function generate(config: Config, inst: Instrument, rng: Rng): RelativeTrades {
+  const g = config.sim.generator;
+  const span = config.sim.history.minutes * MINUTE_MS;
+  const rate = Math.max(g.market_rate_per_s, 1 / 60);
+  const meanGapMs = 1000 / rate;
+  const k = g.mid_step_max_ticks;
+  const sigmaPerMs = Math.sqrt((k * (k + 1)) / 3 / config.sim.driver_tick_ms);
+  const expected = Math.ceil((span / meanGapMs) * 1.6) + 16;
+  let cols = new TradeColumns(expected);
+  let n = 0;
+  let aggs = 0;
+  let mid = 0;
+  const mids: number[] = [];
+  const minNotional = Number(g.market_notional_min);
+  const maxNotional = Number(g.market_notional_max);
+  const lotsPerQuotePerTick = POW10[inst.tickDecimals + inst.lotDecimals]!;
+  for (let t = -span + rng.exponential(meanGapMs); t < 0; t += Math.max(1, rng.exponential(meanGapMs))) {
+    const time = Math.floor(t);
+    mid += Math.round(sigmaPerMs * Math.sqrt(meanGapMs) * normal(rng));
+    const buy = rng.float() < 0.5;
+    const fills = 1 + rng.poisson(0.5);
+    const notional = minNotional + (maxNotional - minNotional) * rng.float();
+    aggs++;
+    for (let f = 0; f < fills; f++) {
+      if (n === cols.capacity) cols = grown(cols);
+      cols.time[n] = time;
+      cols.price[n] = buy ? 1 : -1; // side for now; the price once the walk's end is known
+      cols.qty[n] = notional / fills;
+      cols.aggGap[n] = n + 1 - aggs;
+      cols.buyerIsMaker[n] = buy ? 0 : 1;
+      mids.push(mid);
+      n++;
+    }
+  }
+  const shift = inst.startMid - mid;
+  const offset = g.touch_offset_ticks;
+  for (let i = 0; i < n; i++) {
+    const m = Math.max(offset + 1, mids[i]! + shift);
+    const price = cols.price[i]! > 0 ? m + offset : m - offset;
+    cols.price[i] = price;
+    const lots = Math.floor((cols.qty[i]! * lotsPerQuotePerTick) / price);
+    cols.qty[i] = Math.min(inst.maxQty, Math.max(inst.minQty, lots));
+  }
+  const trades = { columns: cols, count: n, idsBefore: 0, lastAggId: aggs };
+  return { ...trades, bars: barsOfTrades(trades) };
+}
+
+function grown(cols: TradeColumns): TradeColumns {
+  const next = new TradeColumns(cols.capacity * 2 + 16);
+  next.time.set(cols.time);
+  next.price.set(cols.price);
+  next.qty.set(cols.qty);
+  next.aggGap.set(cols.aggGap);
+  next.buyerIsMaker.set(cols.buyerIsMaker);
+  return next;
+}
+
+/** A standard normal draw (Box-Muller). */
+function normal(rng: Rng): number {
+  const u = 1 - rng.float();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.float());
+}
+
+// ---------------------------------------------------------------- kline CSV
+
+/** Microsecond times (the reference's public data since 2025) are above this. */
+const MICROSECOND_THRESHOLD = 1e14;
+
+/**
+ * Parses a kline CSV of the reference's public data (12 columns, no header; times in ms or
+ * µs). Returns the rows or a message naming the first bad line.
+ */
+export function parseKlineCsv(text: string): KlineRow[] | string {
+  const rows: KlineRow[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!.trim();
+    if (line === '') continue;
+    const cols = line.split(',');
+    if (cols.length !== 12) return `line ${n + 1}: expected 12 columns, found ${cols.length}`;
+    const numbers = [0, 1, 2, 3, 4, 5, 7, 8, 9, 10].map((i) => cols[i]!.trim());
+    if (!numbers.every((v) => /^\d+(\.\d+)?$/.test(v))) return `line ${n + 1}: not a kline row (numbers expected)`;
+    let openTime = Number(cols[0]);
+    if (openTime > MICROSECOND_THRESHOLD) openTime = Math.floor(openTime / 1000);
+    if (rows.length > 0 && openTime <= rows[rows.length - 1]!.openTime) return `line ${n + 1}: open times must increase`;
+    rows.push({
+      openTime,
+      open: cols[1]!.trim(),
+      high: cols[2]!.trim(),
+      low: cols[3]!.trim(),
+      close: cols[4]!.trim(),
+      volume: cols[5]!.trim(),
+      quoteVolume: cols[7]!.trim(),
+      trades: Number(cols[8]),
+      takerBuyVolume: cols[9]!.trim(),
+      takerBuyQuoteVolume: cols[10]!.trim(),
+    });
+  }
+  return rows;
+}
+
+/** Rounds a decimal text to an integer count of 10^-decimals (half up). */
+function scaled(text: string, decimals: number): number {
+  const [int, frac = ''] = text.split('.');
+  const exact = parseScaledBig(`${int}.${frac.slice(0, decimals)}`, decimals) ?? 0n;
+  return Number(exact) + (frac.length > decimals && frac.charCodeAt(decimals) >= 53 ? 1 : 0);
+}
+
+function csvBars(inst: Instrument, rows: readonly KlineRow[]): { history: SymbolHistory; lastClose: number | undefined } {
+  const bars = new MinuteBars(rows.length);
+  const td = inst.tickDecimals;
+  const ld = inst.lotDecimals;
+  let id = 0;
+  for (const r of rows) {
+    const first = r.trades > 0 ? id + 1 : -1;
+    id += r.trades;
+    const last = r.trades > 0 ? id : -1;
+    const minute = r.openTime - (r.openTime % MINUTE_MS);
+    bars.add(minute, scaled(r.open, td), scaled(r.high, td), scaled(r.low, td), scaled(r.close, td), scaled(r.volume, ld), scaled(r.quoteVolume, td + ld), scaled(r.takerBuyVolume, ld), scaled(r.takerBuyQuoteVolume, td + ld), first, last);
+  }
+  const trades: TradeHistory = { columns: new TradeColumns(0), count: 0, idsBefore: id, lastAggId: id };
+  const lastClose = rows.length === 0 ? undefined : scaled(rows[rows.length - 1]!.close, td);
+  return { history: { trades, bars: () => bars }, lastClose };
+}
