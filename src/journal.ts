@@ -2,6 +2,9 @@
 // failed test (API.md section 4): what the client asked, what it got, what the streams said.
 // Fixed capacity, entries truncated: it never grows with the length of a run.
 
+import { RawJson } from './api/raw-json.ts';
+import type { CoreEvent } from './core/types.ts';
+
 export interface JournalEntry {
   /** Server time (ms). */
   readonly time: number;
@@ -24,6 +27,25 @@ export class Journal {
   private readonly entries: (JournalRecord | undefined)[] = new Array(CAPACITY);
   private next = 0;
   private count = 0;
+
+  /** A reply of an endpoint (or of no route), its body kept as `journalDetail` says. */
+  addReply(time: number, kind: 'rest' | 'ws-api', endpointId: string | undefined, status: number, body: unknown): void {
+    this.add({ time, kind, what: endpointId ?? 'unknown route', status, detail: journalDetail(body) });
+  }
+
+  /** The account's executionReports among a command's events. */
+  addEvents(events: readonly CoreEvent[]): void {
+    for (const e of events) {
+      if (e.type !== 'execution') continue;
+      const o = e.order;
+      this.add({
+        time: e.eventTime,
+        kind: 'event',
+        what: 'executionReport',
+        detail: `${e.executionType} ${o.symbol} ${o.side} ${o.type} orderId=${o.orderId} clientOrderId=${o.clientOrderId} status=${o.status}`,
+      });
+    }
+  }
 
   /** Records an entry; a `{body}` detail is kept by reference (replies are not changed later). */
   add(entry: JournalRecord): void {
@@ -48,4 +70,15 @@ export class Journal {
     this.next = 0;
     this.count = 0;
   }
+}
+
+/**
+ * What the journal keeps of a reply body. Small bodies by reference (serialized only if the
+ * journal is read); large ones (depth text, long lists) as a short text at once, so 500 entries
+ * never pin megabytes of old replies.
+ */
+function journalDetail(body: unknown): JournalRecord['detail'] {
+  if (body instanceof RawJson) return body.text.length > 1000 ? `${body.text.slice(0, 1000)}...` : body.text;
+  if (Array.isArray(body) && body.length > 20) return `[${body.length} items] ${JSON.stringify(body.slice(0, 3))}...`;
+  return { body };
 }

@@ -28,8 +28,7 @@ import { Market } from './market.ts';
 import { ScriptedOrders } from './api/scripted-orders.ts';
 import { fillOpenOrder } from './api/orders.ts';
 import { openClientOrderIds, openOrderCount } from './core/queries.ts';
-import { Journal, type JournalEntry, type JournalRecord } from './journal.ts';
-import { RawJson } from './api/raw-json.ts';
+import { Journal, type JournalEntry } from './journal.ts';
 import { Stats } from './stats.ts';
 import { packagePath } from './package-root.ts';
 import { periodicTask, Scheduler } from './time/scheduler.ts';
@@ -107,7 +106,7 @@ export class Simulator {
     this.statistics = new Stats(() => core.current);
     outbox.observe((events) => this.statistics.recordEvents(events));
     outbox.observeBatches((batch) => this.statistics.recordBatch(batch));
-    outbox.observe((events) => this.journalEvents(events));
+    outbox.observe((events) => this.journal.addEvents(events));
     outbox.connect(gateway);
     gateway.attach(listeners.http);
     gateway.attach(listeners.https);
@@ -380,38 +379,8 @@ export class Simulator {
 
   private recordReply(endpointId: string | undefined, reply: Reply, transport: 'rest' | 'ws'): void {
     this.statistics.recordReply(endpointId, reply, transport);
-    this.journal.add({
-      time: this.clock.now(),
-      kind: transport === 'rest' ? 'rest' : 'ws-api',
-      what: endpointId ?? 'unknown route',
-      status: reply.status,
-      detail: journalDetail(reply.body),
-    });
+    this.journal.addReply(this.clock.now(), transport === 'rest' ? 'rest' : 'ws-api', endpointId, reply.status, reply.body);
   }
-
-  private journalEvents(events: readonly CoreEvent[]): void {
-    for (const e of events) {
-      if (e.type !== 'execution') continue;
-      const o = e.order;
-      this.journal.add({
-        time: e.eventTime,
-        kind: 'event',
-        what: 'executionReport',
-        detail: `${e.executionType} ${o.symbol} ${o.side} ${o.type} orderId=${o.orderId} clientOrderId=${o.clientOrderId} status=${o.status}`,
-      });
-    }
-  }
-}
-
-/**
- * What the journal keeps of a reply body. Small bodies by reference (serialized only if the
- * journal is read); large ones (depth text, long lists) as a short text at once, so 500 entries
- * never pin megabytes of old replies.
- */
-function journalDetail(body: unknown): JournalRecord['detail'] {
-  if (body instanceof RawJson) return body.text.length > 1000 ? `${body.text.slice(0, 1000)}...` : body.text;
-  if (Array.isArray(body) && body.length > 20) return `[${body.length} items] ${JSON.stringify(body.slice(0, 3))}...`;
-  return { body };
 }
 
 /**
