@@ -12,6 +12,7 @@ import type { EventQueue } from './event-queue.ts';
 import type { Ledger } from './ledger.ts';
 import type { Instrument, Markets } from './markets.ts';
 import type { FillSink, Matcher } from './matcher.ts';
+import type { OrderHistory } from './order-history.ts';
 import type { OrderRegistry } from './order-registry.ts';
 import { placementError } from './queries.ts';
 import type { Rng } from './rng.ts';
@@ -39,6 +40,8 @@ export class AccountDesk implements FillSink {
     private readonly events: EventQueue,
     /** Client order ids are drawn from their own stream, so they never perturb the generator's. */
     private readonly idRng: Rng,
+    /** Where ended orders go (API.md section 10); keeps nothing with `ended_orders = "forget"`. */
+    private readonly history: OrderHistory,
   ) {
     const { makerCentiBps, takerCentiBps } = markets;
     this.maxFeeCentiBps = makerCentiBps > takerCentiBps ? makerCentiBps : takerCentiBps;
@@ -226,6 +229,7 @@ export class AccountDesk implements FillSink {
     acct.status = 'CANCELED';
     acct.updateTime = now;
     this.report(acct, 'CANCELED', now, { cancelClientOrderId: cancelId, origClientOrderId: acct.clientOrderId });
+    this.history.ended(inst.index, acct);
     return { order: acct.view(), origClientOrderId: acct.clientOrderId, clientOrderId: cancelId, transactTime: now };
   }
 
@@ -237,6 +241,7 @@ export class AccountDesk implements FillSink {
     acct.expiryReason = reason;
     acct.updateTime = now;
     this.report(acct, 'EXPIRED', now);
+    this.history.ended(inst.index, acct);
   }
 
   private releaseLock(inst: Instrument, order: Order): void {
@@ -284,6 +289,7 @@ export class AccountDesk implements FillSink {
     this.tradeLog.append(fill);
     fills?.push(fill);
     this.report(acct, 'TRADE', now, { lastQty: qty, lastPrice: price, lastQuote: notional, commission, commissionAsset: inst.quote, tradeId, isMaker });
+    if (order.remaining === 0) this.history.ended(inst.index, acct);
   }
 
   makerPrevented(inst: Instrument, maker: Order, qty: number, taker: Order, now: number): void {
@@ -293,6 +299,7 @@ export class AccountDesk implements FillSink {
     acct.status = 'EXPIRED_IN_MATCH';
     acct.updateTime = now;
     this.report(acct, 'TRADE_PREVENTION', now, { lastPreventedQty: qty, counterOrderId: taker.id });
+    this.history.ended(inst.index, acct);
   }
 
   // ---------------------------------------------------------------- events and ids

@@ -19,6 +19,7 @@ import { CounterpartyGenerator } from './generator.ts';
 import { Ledger } from './ledger.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
 import { Matcher } from './matcher.ts';
+import { OrderHistory } from './order-history.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
@@ -32,6 +33,7 @@ export class Exchange {
   readonly state: CoreState;
   private readonly events = new EventQueue();
   private readonly registry: OrderRegistry;
+  private readonly history: OrderHistory;
   private readonly matcher: Matcher;
   private readonly desk: AccountDesk;
   private readonly generator: CounterpartyGenerator;
@@ -46,20 +48,23 @@ export class Exchange {
     this.markets = markets;
     const instruments = markets.instruments;
     this.registry = new OrderRegistry(instruments.length);
+    const { ended_orders, max_ended_orders } = config.sim.account;
+    this.history = new OrderHistory(instruments.length, ended_orders === 'keep' ? max_ended_orders : 0);
     this.matcher = new Matcher(instruments, this.registry, this.events);
     const ledger = new Ledger(markets.startBalances, markets.assetDecimals);
     const tradeLog = new TradeLog();
     const seed = config.sim.seed;
-    this.desk = new AccountDesk(markets, this.matcher, this.registry, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0));
+    this.desk = new AccountDesk(markets, this.matcher, this.registry, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history);
     this.matcher.connect(this.desk);
     this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
-    const { registry, matcher, desk, generator } = this;
+    const { registry, history, matcher, desk, generator } = this;
     this.state = {
       markets,
       books: matcher.books,
       depth: matcher.depth,
       orders: registry.orders,
       clientIds: registry.clientIds,
+      history,
       counterpartyResting: registry.counterpartyResting,
       ledger,
       tradeLog,
