@@ -9,7 +9,7 @@ import { SpotSimError } from './errors.ts';
 import { EventStream } from './event-stream.ts';
 import { hmacHex, wsPayload, type ParamValue } from './signing.ts';
 import type { ClientCredentials } from './rest.ts';
-import type { Account, CancelledOrder, Depth, NewOrderParams, Order, OrderAck, OrderRef, OrderResult, RateLimitCount, UserEvent } from './types.ts';
+import type { Account, AllOrdersParams, CancelledOrder, Depth, NewOrderParams, Order, OrderAck, OrderRef, OrderResult, RateLimitCount, UserEvent } from './types.ts';
 
 export interface WsApiOptions {
   readonly url: string;
@@ -129,6 +129,11 @@ export class WsApiClient {
   /** `order.status`: one order by `orderId` or `origClientOrderId`. */
   orderStatus(params: OrderRef): Promise<Order> {
     return this.call('order.status', { ...params });
+  }
+
+  /** `allOrders`: the account's orders of a symbol, oldest first (ended ones with `ended_orders = "keep"`). */
+  allOrders(params: AllOrdersParams): Promise<Order[]> {
+    return this.call('allOrders', { ...params });
   }
 
   /** `openOrders.status`: the account's open orders, of one symbol or all. */
