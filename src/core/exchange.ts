@@ -49,7 +49,7 @@ export class Exchange {
     const instruments = markets.instruments;
     this.registry = new OrderRegistry(instruments.length);
     const { ended_orders, max_ended_orders } = config.sim.account;
-    this.history = new OrderHistory(instruments.length, ended_orders === 'keep' ? max_ended_orders : 0);
+    this.history = new OrderHistory(instruments.map((inst) => inst.symbol), ended_orders === 'keep' ? max_ended_orders : 0);
     this.matcher = new Matcher(instruments, this.registry, this.events);
     const ledger = new Ledger(markets.startBalances, markets.assetDecimals);
     const tradeLog = new TradeLog();

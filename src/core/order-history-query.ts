@@ -8,7 +8,7 @@
 // The edge has already checked the span (-1127) and capped `limit`.
 
 import type { Order } from './book.ts';
-import type { AccountOrder } from './account-order.ts';
+import { AccountOrder as AccountOrderClass, type AccountOrder } from './account-order.ts';
 import type { CoreState } from './state.ts';
 import type { OrderView } from './types.ts';
 
@@ -23,24 +23,39 @@ export interface OrderHistoryQuery {
   readonly limit: number;
 }
 
+/** An open order, or a kept one's row. */
+interface KeptRow {
+  readonly orderId: number;
+  readonly row: number;
+}
+type Candidate = AccountOrder | KeptRow;
+const isKept = (c: Candidate): c is KeptRow => !(c instanceof AccountOrderClass);
+
 export function allOrders(s: CoreState, symbolIndex: number, q: OrderHistoryQuery): OrderView[] {
+  const history = s.history;
   const open = openBySymbol(s.clientIds[symbolIndex]!);
   const hasWindow = q.startTime !== undefined || q.endTime !== undefined;
-  const inWindow = (o: AccountOrder) => (q.startTime === undefined || o.updateTime >= q.startTime) && (q.endTime === undefined || o.updateTime <= q.endTime);
-  const out: AccountOrder[] = [];
+  const updateTime = (c: Candidate) => (isKept(c) ? history.updateTime(c.row) : c.updateTime);
+  const inWindow = (c: Candidate) => {
+    if (!hasWindow) return true;
+    const t = updateTime(c);
+    return (q.startTime === undefined || t >= q.startTime) && (q.endTime === undefined || t <= q.endTime);
+  };
+  const out: Candidate[] = [];
   if (q.startTime !== undefined || (!hasWindow && q.orderId !== undefined)) {
     const fromId = hasWindow ? 0 : q.orderId!;
-    for (const o of mergeForward(open, s.history.forward(symbolIndex, fromId), fromId)) {
+    for (const c of mergeForward(open, history.forward(symbolIndex, fromId), fromId)) {
       if (out.length >= q.limit) break;
-      if (inWindow(o)) out.push(o);
+      if (inWindow(c)) out.push(c);
     }
-    return out.map((o) => o.view());
+  } else {
+    for (const c of mergeBackward(open, history.backward(symbolIndex))) {
+      if (out.length >= q.limit) break;
+      if (inWindow(c)) out.push(c);
+    }
+    out.reverse();
   }
-  for (const o of mergeBackward(open, s.history.backward(symbolIndex))) {
-    if (out.length >= q.limit) break;
-    if (inWindow(o)) out.push(o);
-  }
-  return out.reverse().map((o) => o.view());
+  return out.map((c) => (isKept(c) ? history.view(c.row) : c.view()));
 }
 
 /** The symbol's open orders by ascending orderId (at most MAX_NUM_ORDERS of them). */
@@ -50,8 +65,8 @@ function openBySymbol(clientIds: ReadonlyMap<string, Order>): AccountOrder[] {
   return open.sort((a, b) => a.orderId - b.orderId);
 }
 
-/** Open and kept orders with ids >= fromId, ascending (an order is in one of the two, never both). */
-function* mergeForward(open: readonly AccountOrder[], kept: Iterator<AccountOrder>, fromId: number): Generator<AccountOrder> {
+/** Open and kept orders with ids >= fromId, ascending (an order is open or kept, never both). */
+function* mergeForward(open: readonly AccountOrder[], kept: Iterator<KeptRow>, fromId: number): Generator<Candidate> {
   let i = 0;
   while (i < open.length && open[i]!.orderId < fromId) i++;
   let next = kept.next();
@@ -65,7 +80,7 @@ function* mergeForward(open: readonly AccountOrder[], kept: Iterator<AccountOrde
 }
 
 /** Open and kept orders, descending ids. */
-function* mergeBackward(open: readonly AccountOrder[], kept: Iterator<AccountOrder>): Generator<AccountOrder> {
+function* mergeBackward(open: readonly AccountOrder[], kept: Iterator<KeptRow>): Generator<Candidate> {
   let i = open.length - 1;
   let next = kept.next();
   while (i >= 0 || !next.done) {

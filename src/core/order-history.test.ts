@@ -88,13 +88,24 @@ test('"keep": beyond max_ended_orders the oldest ended order is forgotten first 
 test('"keep": thousands of ended orders past the cap stay in order and within it', () => {
   const ex = keep(1500);
   const ended: number[] = [];
-  for (let i = 0; i < 5000; i++) ended.push(cancel(ex, limit(ex, 'BUY', String(50000 + (i % 100))).orderId).orderId);
+  const clientIds: string[] = [];
+  for (let i = 0; i < 5000; i++) {
+    const o = cancel(ex, limit(ex, 'BUY', String(50000 + (i % 100))).orderId);
+    ended.push(o.orderId);
+    clientIds.push(o.clientOrderId);
+  }
   assert.equal(ex.state.history.size, 1500);
   const last = ended.slice(-1500);
   assert.deepEqual(ids(allOrders(ex, { symbol: BTC, limit: 1000 })), last.slice(-1000));
   assert.deepEqual(ids(allOrders(ex, { symbol: BTC, orderId: 0, limit: 1000 })), last.slice(0, 1000));
   assert.equal((getOrder(ex, BTC, ended[3499]!) as { code: number }).code, -2013);
   assert.equal(found(getOrder(ex, BTC, ended[3500]!)).status, 'CANCELED');
+  // Every generated client id: found while kept, -2013 once forgotten (deletions from the id table).
+  clientIds.forEach((cid, i) => {
+    const got = getOrder(ex, BTC, undefined, cid);
+    if (i < 3500) assert.equal((got as { code: number }).code, -2013);
+    else assert.equal(found(got).orderId, ended[i]);
+  });
 });
 
 test('a client order id is reused once its order ended; the query by it finds the most recent order (both modes)', () => {
@@ -157,4 +168,30 @@ test('allOrders refusals: span over 24 h -1127, end before start and limit 0 -11
   for (let i = 0; i < 1005; i++) cancel(ex, limit(ex, 'BUY', '50000').orderId);
   assert.equal(ids(allOrders(ex, { symbol: BTC, limit: 5000 })).length, 1000);
   assert.equal(ids(allOrders(ex, { symbol: BTC })).length, 500);
+});
+
+test('"keep" model check: 12000 orders over 300 reused client ids, cap 2500: every id finds its most recent kept order', () => {
+  const ex = keep(2500);
+  const endedIds: number[] = [];
+  const clientIdOf = new Map<number, string>();
+  for (let i = 0; i < 12000; i++) {
+    // A long id now and then: stored beside the columns, found the same way.
+    const cid = i % 7 === 0 ? `long-${i % 300}`.padEnd(36, 'x') : `cid-${(i * 7919) % 300}`;
+    const o = limit(ex, 'BUY', String(50000 + (i % 50)), { newClientOrderId: cid });
+    clientIdOf.set(o.orderId, cid);
+    endedIds.push(cancel(ex, o.orderId).orderId);
+  }
+  const kept = endedIds.slice(-2500);
+  const latest = new Map<string, number>();
+  for (const id of kept) latest.set(clientIdOf.get(id)!, id);
+  for (const cid of new Set(clientIdOf.values())) {
+    const got = getOrder(ex, BTC, undefined, cid);
+    const want = latest.get(cid);
+    if (want === undefined) assert.equal((got as { code: number }).code, -2013, cid);
+    else assert.equal(found(got).orderId, want, cid);
+  }
+  for (const id of [endedIds[0]!, endedIds[9499]!]) assert.equal((getOrder(ex, BTC, id) as { code: number }).code, -2013);
+  const row = found(getOrder(ex, BTC, endedIds[9500]!));
+  assert.equal(row.clientOrderId, clientIdOf.get(endedIds[9500]!));
+  assert.deepEqual(ids(allOrders(ex, { symbol: BTC, orderId: 0, limit: 1000 })), kept.slice(0, 1000));
 });

@@ -52,11 +52,11 @@ export function findOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
   if (!(found instanceof ApiError)) return found.account!.view();
   if (found.name !== 'NO_SUCH_ORDER' || !s.history.keeps) return found;
   const { orderId, origClientOrderId } = ref;
-  const kept = orderId !== undefined ? s.history.byId(ref.symbolIndex, orderId) : s.history.byClientId(ref.symbolIndex, origClientOrderId!);
+  const kept = orderId !== undefined ? s.history.byId(ref.symbolIndex, orderId) : s.history.byClientOrderId(ref.symbolIndex, origClientOrderId!);
   if (kept === undefined) return found;
   // binance-facts §3.8: with both ids the id decides and a client id that does not match is -2039.
   if (orderId !== undefined && origClientOrderId !== undefined && kept.clientOrderId !== origClientOrderId) return apiError('CLIENT_ORDER_ID_MISMATCH');
-  return kept.view();
+  return kept;
 }
 
 /** The symbol index of an open account order (the fault `fillOpenOrder` parses its qty by it). */

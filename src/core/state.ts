@@ -27,7 +27,7 @@ export interface CoreState {
   /** The account's open orders per symbol by client order id. */
   readonly clientIds: readonly ReadonlyMap<string, Order>[];
   /** The account's ended orders, when `ended_orders = "keep"` (API.md section 10). */
-  readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientId' | 'forward' | 'backward'>;
+  readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientOrderId' | 'view' | 'updateTime' | 'forward' | 'backward'>;
   /** The counterparty's resting orders per symbol. */
   readonly counterpartyResting: readonly (readonly Order[])[];
   readonly ledger: Pick<Ledger, 'assets' | 'get' | 'snapshot'>;
