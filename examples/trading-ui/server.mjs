@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 
 const FILES = { '/': 'index.html', '/index.html': 'index.html', '/app.js': 'app.js', '/style.css': 'style.css' };
+FILES['/order-history.js'] = 'order-history.js'; // order history panel (issue 25)
 const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const env = process.env;
 const settings = {
