@@ -182,7 +182,12 @@ export class Faults {
     this.state.userStreamMuted = requireBoolean(muted, 'muted');
   }
 
-  /** Crosses one of the account's resting orders; returns the quantity filled (decimal string). */
+  /**
+   * Crosses one of the account's resting orders with a counterparty order; returns the quantity
+   * filled on it (decimal string). Price-time priority holds: every order ahead of it (better
+   * prices, and earlier ones at its price) is filled first, so those levels leave the book and
+   * the depth stream shows them go. An unknown or closed order throws (the control API: 400).
+   */
   fillOpenOrder(orderId: number, qty: string): string {
     requireOrderId(orderId, 'orderId');
     const outcome = this.host.fillOpenOrder(orderId, requireQty(qty, 'qty'), this.host.now());

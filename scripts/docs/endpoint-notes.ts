@@ -1,0 +1,50 @@
+// What the endpoint table (src/api/endpoints.ts) does not say in words: a one-line summary and
+// the parameters of each operation, keyed by the table's id. The reference generator fails
+// when an id of the table has no entry here or an entry names no id, so the two cannot drift.
+// Parameters: `name` required, `name?` optional; `a | b` one of them. Weight: only where it
+// depends on the parameters (otherwise the table's weight function is asked).
+
+export interface EndpointNote {
+  readonly summary: string;
+  readonly params: string;
+  readonly weight?: string;
+}
+
+const SIGNED = 'timestamp, signature, recvWindow?';
+const ORDER_REF = 'orderId | origClientOrderId';
+
+export const ENDPOINT_NOTES: Readonly<Record<string, EndpointNote>> = {
+  ping: { summary: 'Test connectivity.', params: '' },
+  time: { summary: 'Server time (the simulator clock: wall or manual, plus the clock offset).', params: '' },
+  exchangeInfo: { summary: 'Trading rules, rate limits and symbols with their filters.', params: 'symbol? | symbols?' },
+  depth: { summary: 'Order book snapshot with `lastUpdateId`.', params: 'symbol, limit? (default 100, max 5000)', weight: '5 (limit <= 100), 25 (<= 500), 50 (<= 1000), 250' },
+  bookTicker: { summary: 'Best bid and ask of one, several or all symbols.', params: 'symbol? | symbols?', weight: '2 with symbol, 4 otherwise' },
+  account: { summary: 'Balances and account flags.', params: `omitZeroBalances?, ${SIGNED}` },
+  'account.commission': { summary: 'Commission rates of a symbol.', params: `symbol, ${SIGNED}` },
+  'userDataStream.start': { summary: 'Create (or extend) the listen key for `/ws/<listenKey>`.', params: '' },
+  'userDataStream.ping': { summary: 'Keep a listen key alive.', params: 'listenKey' },
+  'userDataStream.stop': { summary: 'Close a listen key (its streams close).', params: 'listenKey' },
+  'rateLimit.order': { summary: 'Current order counts against the ORDERS limits.', params: SIGNED },
+  'session.logon': { summary: 'Authenticate the WS API connection with an Ed25519 signature.', params: `apiKey, ${SIGNED}` },
+  'session.status': { summary: 'Whether the connection is authenticated, and as which key.', params: '' },
+  'session.logout': { summary: 'Forget the connection\'s authentication.', params: '' },
+  'session.subscriptions': { summary: 'The connection\'s user-data subscriptions.', params: '' },
+  'userDataStream.subscribe': { summary: 'Receive the account\'s user-data events on this connection (after session.logon).', params: '' },
+  'userDataStream.subscribe.signature': { summary: 'Receive the account\'s user-data events on this connection, authenticated by signature (HMAC accounts).', params: `apiKey, ${SIGNED}` },
+  'userDataStream.unsubscribe': { summary: 'Stop one (or every) user-data subscription of this connection.', params: 'subscriptionId?' },
+  'order.place': {
+    summary: 'Place an order (LIMIT, LIMIT_MAKER, MARKET).',
+    params: `symbol, side, type, timeInForce?, quantity? | quoteOrderQty?, price?, newClientOrderId?, newOrderRespType?, selfTradePreventionMode?, ${SIGNED}`,
+  },
+  'order.test': { summary: 'Validate an order without placing it; with computeCommissionRates, its commission.', params: `the order.place parameters, computeCommissionRates?, ${SIGNED}`, weight: '1, or 20 with computeCommissionRates=true' },
+  'order.status': { summary: 'One of the account\'s orders.', params: `symbol, ${ORDER_REF}, ${SIGNED}` },
+  'order.cancel': { summary: 'Cancel an open order.', params: `symbol, ${ORDER_REF}, newClientOrderId?, ${SIGNED}` },
+  'order.cancelReplace': {
+    summary: 'Cancel an order and place a new one in one request.',
+    params: `symbol, cancelReplaceMode, cancelOrderId | cancelOrigClientOrderId, cancelNewClientOrderId?, the order.place parameters, ${SIGNED}`,
+  },
+  'order.amend.keepPriority': { summary: 'Reduce an open order\'s quantity, keeping its place in the queue.', params: `symbol, ${ORDER_REF}, newQty, newClientOrderId?, ${SIGNED}` },
+  'openOrders.status': { summary: 'The account\'s open orders, of one symbol or all.', params: `symbol?, ${SIGNED}`, weight: '6 with symbol, 80 without' },
+  'openOrders.cancelAll': { summary: 'Cancel every open order of a symbol.', params: `symbol, ${SIGNED}` },
+  myTrades: { summary: 'The account\'s trades of a symbol.', params: `symbol, orderId?, startTime?, endTime?, fromId?, limit? (default 500, max 1000), ${SIGNED}`, weight: '20, or 5 with orderId' },
+};
