@@ -48,7 +48,7 @@ export interface OrderRef {
 }
 
 /**
- * allOrders filters (API.md section 10): `orderId` gives the orders with ids >= it; a time window
+ * allOrders filters (docs/order-history.md): `orderId` gives the orders with ids >= it; a time window
  * (at most 24 h, by each order's last update) takes precedence over it; limit 1..1000, default 500.
  */
 export interface AllOrdersParams {
