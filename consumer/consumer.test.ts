@@ -59,11 +59,11 @@ for (const kind of KINDS) {
       const dir = project(kind);
       // Discovery (what the VS Code extension's test server does first) lists every fixture test.
       const listed = npx(dir, ['playwright', 'test', '--list', '--reporter=list']);
-      assert.match(listed.stdout, /Total: 6 tests in 3 files/, `${listed.stdout}\n${listed.stderr}`);
+      assert.match(listed.stdout, /Total: 7 tests in 4 files/, `${listed.stdout}\n${listed.stderr}`);
       const result = npx(dir, ['playwright', 'test']);
       const stats = playwrightResults(join(dir, 'results.json'));
       assert.equal(stats.unexpected, 0, `failures:\n${result.stdout}\n${result.stderr}`);
-      assert.equal(stats.expected, 6, result.stdout);
+      assert.equal(stats.expected, 7, result.stdout);
       assert.equal(result.status, 0);
       // There is exactly one @playwright/test: the project's own (a peer, never a second copy).
       assert.equal(run('find', ['node_modules', '-path', '*/@playwright/test/package.json'], dir).stdout.trim(), 'node_modules/@playwright/test/package.json');
@@ -76,7 +76,7 @@ for (const kind of KINDS) {
       test(`its strict tsc (${JSON.stringify(compilerModule)}) accepts a consumer file and refuses a misspelt fault method`, () => {
         const dir = project(kind);
         const tsconfig = (files: string[]) => ({ compilerOptions: { strict: true, target: 'es2022', lib: ['es2023', 'esnext.disposable', 'dom'], noEmit: true, types: ['node'], ...compilerModule }, files });
-        writeFileSync(join(dir, 'tsconfig.good.json'), JSON.stringify(tsconfig(['types/consumer.ts', 'tests/order.spec.ts', 'tests/package.spec.ts', 'tests/web-app.spec.ts', 'playwright.config.ts', 'shared/playwright.config.ts'])));
+        writeFileSync(join(dir, 'tsconfig.good.json'), JSON.stringify(tsconfig(['types/consumer.ts', 'tests/order.spec.ts', 'tests/package.spec.ts', 'tests/web-app.spec.ts', 'tests/client-failures.spec.ts', 'playwright.config.ts', 'shared/playwright.config.ts'])));
         writeFileSync(join(dir, 'tsconfig.bad.json'), JSON.stringify(tsconfig(['types/misspelt.ts'])));
         const good = npx(dir, ['tsc', '-p', 'tsconfig.good.json']);
         assert.equal(good.status, 0, `tsc errors:\n${good.stdout}${good.stderr}`);

@@ -269,7 +269,7 @@ test.describe('fault methods', () => {
 
   test('the control API offers exactly the fault methods of API.md section 3', async ({ faults }) => {
     // The rule methods (API.md 3.1) have routes of their own: fault-rules.spec.ts.
-    const ruleMethods = ['use', 'rules', 'endpoints', 'removeRule'];
+    const ruleMethods = ['use', 'rules', 'rule', 'endpoints', 'removeRule', 'removeRules'];
     const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(faults)).filter((m) => ![...ruleMethods, 'constructor', 'state', 'counters', 'schedule', 'tick'].includes(m));
     expect(CASES.map((c) => c.method).sort()).toEqual(methods.sort());
   });
@@ -330,10 +330,10 @@ test.describe('stats, mark, open client order ids, reset, advance-time', () => {
       expect((await client.rest.newOrder(buy('50000'))).orderId).toBe(first.orderId);
     });
 
-    test(`POST advance-time on ${listener} needs a manual clock: 400 naming it`, async ({ control }) => {
+    test(`POST advance-time on ${listener} needs a manual clock: 409 naming it`, async ({ control }) => {
       const r = await control.request(listener, 'POST', 'advance-time', { ms: 1000 });
-      expect(r.status).toBe(400);
-      expect(r.body.error).toMatch(/manual/);
+      expect(r.status).toBe(409);
+      expect(r.body.error.message).toMatch(/manual/);
     });
   }
 });
@@ -342,9 +342,9 @@ test.describe('stats, mark, open client order ids, reset, advance-time', () => {
 
 test.describe('bad requests', () => {
   const cases: [string, 'GET' | 'POST', string, unknown, number, RegExp][] = [
-    ['unknown method', 'POST', 'faults/explode', {}, 400, /unknown fault method 'explode'/],
-    ['prototype name', 'POST', 'faults/constructor', {}, 400, /unknown fault method 'constructor'/],
-    ['internal method', 'POST', 'faults/schedule', {}, 400, /unknown fault method 'schedule'/],
+    ['unknown method', 'POST', 'faults/explode', {}, 404, /unknown fault method 'explode'/],
+    ['prototype name', 'POST', 'faults/constructor', {}, 404, /unknown fault method 'constructor'/],
+    ['internal method', 'POST', 'faults/schedule', {}, 404, /unknown fault method 'schedule'/],
     ['missing argument', 'POST', 'faults/rejectNextOrders', {}, 400, /missing argument 'k'/],
     ['no body at all', 'POST', 'faults/setAckDelayMs', undefined, 400, /missing argument 'ms'/],
     ['string count', 'POST', 'faults/rejectNextOrders', { k: '3' }, 400, /k must be a non-negative integer/],
@@ -363,18 +363,18 @@ test.describe('bad requests', () => {
     ['body an array', 'POST', 'faults/rejectNextOrders', [3], 400, /body must be a JSON object/],
     ['body a number', 'POST', 'faults/rejectNextOrders', '3', 400, /body must be a JSON object/],
     ['advance-time with a negative ms', 'POST', 'advance-time', { ms: -5 }, 400, /ms must be a non-negative integer/],
-    ['GET on a fault method', 'GET', 'faults/rejectNextOrders', undefined, 404, /unknown control route: GET \/sim\/v1\/faults\/rejectNextOrders/],
-    ['POST stats', 'POST', 'stats', undefined, 404, /unknown control route: POST \/sim\/v1\/stats/],
-    ['GET mark', 'GET', 'mark', undefined, 404, /unknown control route: GET \/sim\/v1\/mark/],
+    ['GET on a fault method', 'GET', 'faults/rejectNextOrders', undefined, 405, /GET is not allowed on \/sim\/v1\/faults\/rejectNextOrders; allowed: POST/],
+    ['POST stats', 'POST', 'stats', undefined, 405, /POST is not allowed on \/sim\/v1\/stats; allowed: GET/],
+    ['GET mark', 'GET', 'mark', undefined, 405, /GET is not allowed on \/sim\/v1\/mark; allowed: POST/],
     ['unknown route', 'GET', 'nothing-here', undefined, 404, /unknown control route/],
   ];
   for (const listener of LISTENERS) {
-    test(`400 (or 404 for a route) naming the problem, nothing changed, on ${listener}`, async ({ client, control, sim }) => {
+    test(`400 (404 for an unknown route, 405 for a wrong method) naming the problem, nothing changed, on ${listener}`, async ({ client, control, sim }) => {
       const stats = JSON.stringify(sim.stats().faults);
       for (const [what, method, route, body, status, message] of cases) {
         const r = await control.request(listener, method, route, body);
         expect(r.status, what).toBe(status);
-        expect(r.body.error, what).toMatch(message);
+        expect(r.body.error.message, what).toMatch(message);
       }
       // None of the refused calls armed anything.
       expect(JSON.stringify(sim.stats().faults)).toBe(stats);
@@ -404,7 +404,7 @@ withToken.describe('with control_token', () => {
         for (const [method, route] of [['GET', 'stats'], ['POST', 'mark'], ['GET', 'open-client-order-ids'], ['POST', 'faults/rejectNextOrders'], ['POST', 'reset'], ['GET', 'nothing-here']] as const) {
           const r = await control.request(listener, method, route, route.startsWith('faults/') ? { k: 1 } : undefined, headers);
           expect(r.status, `${method} ${route} with ${JSON.stringify(headers)}`).toBe(401);
-          expect(r.body.error).toMatch(/Authorization: Bearer/);
+          expect(r.body.error.message).toMatch(/Authorization: Bearer/);
         }
       }
       await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
@@ -463,8 +463,8 @@ manual.describe('with a manual clock', () => {
       await expect(client.rest.time()).resolves.toEqual({ serverTime: before + 1_500 });
       const bad = await control.request(listener, 'POST', 'advance-time', { ms: 'later' });
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatch(/ms must be a non-negative integer/);
-      expect((await control.request(listener, 'POST', 'advance-time', {})).body.error).toMatch(/missing argument 'ms'/);
+      expect(bad.body.error.message).toMatch(/ms must be a non-negative integer/);
+      expect((await control.request(listener, 'POST', 'advance-time', {})).body.error.message).toMatch(/missing argument 'ms'/);
       expect(sim.now()).toBe(before + 1_500);
     });
   }

@@ -58,7 +58,7 @@ test('the control API answers 400 naming the range for the same arguments', asyn
     };
     const ack = await post('setAckDelayMs', { ms: 2 ** 31 });
     expect(ack.status).toBe(400);
-    expect(ack.body.error).toMatch(/ms must be an integer from 0 to 2147483647/);
+    expect(ack.body.error.message).toMatch(/ms must be an integer from 0 to 2147483647/);
     expect((await post('rejectNextOrders', { k: -1 })).status).toBe(400);
     expect((await post('setClockOffsetMs', { ms: 2 ** 53 })).status).toBe(400);
     expect((await post('setClockOffsetMs', { ms: 1.5 })).status).toBe(400);

@@ -151,21 +151,21 @@ test.describe('rule routes of the control API', () => {
     expect(endpoints.body.result).toContainEqual({ id: 'userDataStream.start', transports: ['rest'], rest: 'POST /api/v3/userDataStream' });
   });
 
-  test('bad rules and unknown ids answer 400 naming the problem; wrong methods 404', async ({ sim, client }) => {
+  test('bad rules answer 400 naming the problem, unknown ids 404, wrong methods 405', async ({ sim, client }) => {
     const cases: [string, string, unknown, number, RegExp][] = [
       ['POST', 'rules', { on: 'nope', action: { error: -2011 } }, 400, /unknown endpoint 'nope'/],
       ['POST', 'rules', { on: 'ping', action: { teleport: true } }, 400, /unknown action \{"teleport":true\}/],
       ['POST', 'rules', { on: 'ping', action: { delayMs: -1 } }, 400, /delayMs must be an integer from 0/],
       ['POST', 'rules', [1], 400, /the body must be a JSON object/],
-      ['DELETE', 'rules/424242', undefined, 400, /no fault rule with id '424242'/],
-      ['DELETE', 'rules/abc', undefined, 400, /no fault rule with id 'abc'/],
-      ['PUT', 'rules', undefined, 404, /unknown control route/],
-      ['POST', 'endpoints', undefined, 404, /unknown control route/],
+      ['DELETE', 'rules/424242', undefined, 404, /no fault rule with id 424242/],
+      ['DELETE', 'rules/abc', undefined, 404, /no fault rule with id "abc"/],
+      ['PUT', 'rules', undefined, 405, /PUT is not allowed on \/sim\/v1\/faults\/rules; allowed: GET, POST, DELETE/],
+      ['POST', 'endpoints', undefined, 405, /POST is not allowed/],
     ];
     for (const [method, route, body, status, message] of cases) {
       const r = await control(sim, method, route, body);
       expect(r.status, `${method} ${route}`).toBe(status);
-      expect(r.body.error, `${method} ${route}`).toMatch(message);
+      expect(r.body.error.message, `${method} ${route}`).toMatch(message);
     }
     expect(sim.faults.rules()).toEqual([]);
     await expect(client.rest.ping()).resolves.toEqual({});

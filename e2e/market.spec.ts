@@ -59,7 +59,7 @@ test.describe('on a quiet book', () => {
     expect(() => sim.market.place({ ...ask('60010', '0.5'), side: 'HOLD' as 'SELL' })).toThrow('400 -1117: Invalid side.');
 
     const res = await fetch(`${sim.urls.http}/sim/v1/market/place`, { method: 'POST', body: JSON.stringify({ ...ask('60010', '0.5'), symbol: 'NOPEUSDT' }) });
-    expect([res.status, await res.json()]).toEqual([400, { code: -1121, msg: 'Invalid symbol.' }]);
+    expect([res.status, await res.json()]).toEqual([400, { error: { message: 'Invalid symbol.', code: -1121, type: 'SpotSimError' } }]);
     expect(sim.stats().touch.BTCUSDT).toEqual({ bid: null, ask: null });
     expect(await market.place(ask('60010', '0.5'))).toBe(1);
   });

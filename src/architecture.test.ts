@@ -48,7 +48,9 @@ const LAYERS: readonly Layer[] = [
   { name: 'net', files: ['net/'], imports: ['config', 'core', 'api', 'client', 'market', 'faults'] },
   { name: 'stats', files: ['stats.ts', 'journal.ts'], imports: ['core', 'api'] },
   { name: 'simulator', files: ['simulator.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats'] },
-  { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator'] },
+  // connectSimulator (API.md 3.2): the handle of a running server over the control API.
+  { name: 'remote', files: ['remote.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'simulator'] },
+  { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator', 'remote'] },
   // Rule 8: the fixture is a user; it imports only the public surface.
   { name: 'fixture', files: ['fixture/'], imports: ['index'] },
   { name: 'entries', files: ['main.ts', 'playwright.ts'], imports: ['support', 'config', 'index'] },

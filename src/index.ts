@@ -12,3 +12,4 @@ export type { FaultRuleHandle, FaultRuleView, FaultEndpoint } from './faults/rul
 export { Market, type ScriptedOrder } from './market.ts';
 export type { JournalEntry } from './journal.ts';
 export * from './client/index.ts';
+export { connectSimulator, type ConnectOptions, type RemoteSimulator, type RemoteFaults, type RemoteMarket, type RemoteFaultRuleHandle } from './remote.ts';

@@ -7,12 +7,15 @@ import type { NewOrderParams } from 'spot-sim';
 export const SYMBOL = 'BTCUSDT';
 
 /** A resting BTCUSDT limit buy (far below the default 60000 mid unless told). */
-export function buy(price: string, quantity = '0.001', extra: Partial<NewOrderParams> = {}): NewOrderParams {
+/** A LIMIT order's parameters (its reply type is known: FULL unless `newOrderRespType` says otherwise). */
+export type LimitOrderParams = NewOrderParams & { type: 'LIMIT' };
+
+export function buy(price: string, quantity = '0.001', extra: Partial<Omit<NewOrderParams, 'type'>> = {}): LimitOrderParams {
   return { symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity, price, ...extra };
 }
 
 /** A resting BTCUSDT limit sell. */
-export function sell(price: string, quantity = '0.001', extra: Partial<NewOrderParams> = {}): NewOrderParams {
+export function sell(price: string, quantity = '0.001', extra: Partial<Omit<NewOrderParams, 'type'>> = {}): LimitOrderParams {
   return { symbol: SYMBOL, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', quantity, price, ...extra };
 }
 

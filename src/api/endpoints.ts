@@ -1,6 +1,8 @@
 // The one endpoint table (ARCHITECTURE rule 3): each operation names its REST route, its WS
 // API method, its security type and weight (binance-facts §3, §6), and one handler that both
-// transports call, so they cannot drift.
+// transports call, so they cannot drift. An operation's id is its WS API method name when it has
+// one (REST-only operations have their own): the same id names it in fault rules
+// (`sim.faults.use({ on })`), in the typed client's table lookups and in the docs.
 
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Touch } from '../core/types.ts';
@@ -98,7 +100,7 @@ const TABLE = [
     },
   },
   {
-    id: 'bookTicker',
+    id: 'ticker.book',
     rest: { method: 'GET', path: '/api/v3/ticker/bookTicker' },
     ws: 'ticker.book',
     security: 'NONE',
@@ -111,7 +113,7 @@ const TABLE = [
     },
   },
   {
-    id: 'account',
+    id: 'account.status',
     rest: { method: 'GET', path: '/api/v3/account' },
     ws: 'account.status',
     security: 'SIGNED',
@@ -159,7 +161,7 @@ const TABLE = [
     },
   },
   {
-    id: 'rateLimit.order',
+    id: 'account.rateLimits.orders',
     rest: { method: 'GET', path: '/api/v3/rateLimit/order' },
     ws: 'account.rateLimits.orders',
     security: 'SIGNED',

@@ -81,3 +81,31 @@ test('async iteration yields every event and ends when the stream closes', async
   for await (const e of s) seen.push(e);
   assert.deepEqual(seen, [report(1), position(2), report(3)]);
 });
+
+test('a timed-out next() leaves no waiter behind', async () => {
+  const s = new EventStream<Ev>('test');
+  await Promise.all(Array.from({ length: 2000 }, () => s.next('executionReport', { timeout: 1 }).catch(() => undefined)));
+  assert.equal(s.waiting, 0);
+});
+
+test('all() is a copy: changing it changes nothing kept', () => {
+  const s = new EventStream<Ev>('test');
+  s.push(report(1));
+  (s.all() as Ev[]).length = 0;
+  assert.equal(s.all().length, 1);
+});
+
+test('events dropped unread are counted and named in the timeout message', async () => {
+  const s = new EventStream<Ev>('test');
+  for (let i = 0; i < 10_003; i++) s.push(position(i));
+  assert.equal(s.dropped, 3);
+  await assert.rejects(s.next('executionReport', { timeout: 5 }), /3 events were dropped unread/);
+});
+
+test('close() ends the stream and its waits with StreamClosedError', async () => {
+  const s = new EventStream<Ev>('test');
+  const waiting = s.next();
+  await s.close();
+  await assert.rejects(waiting, (e: Error) => e.name === 'StreamClosedError');
+  await assert.rejects(s.next(), (e: Error) => e.name === 'StreamClosedError');
+});

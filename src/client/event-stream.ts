@@ -1,6 +1,11 @@
 // Events a test can await (API.md section 4): everything received is kept (bounded), `next()`
 // waits for the first event after the cursor that matches, `last()` peeks at the newest of a
-// type, and the stream is async-iterable.
+// type, and the stream is async-iterable. Failures are the client's error classes (API.md 5.1):
+// a wait that ends with the connection is a StreamClosedError, one that runs out of time a
+// SpotSimTimeoutError. Events dropped unread from the bounded buffer are counted and named in
+// the timeout message, so a missed event is never silent.
+
+import { SpotSimTimeoutError, StreamClosedError } from './errors.ts';
 
 export interface WaitOptions {
   /** How long `next()` waits, in ms (default 5000). Its own deadline: a test timeout of 0 (debug mode) never makes it hang. */
@@ -15,6 +20,9 @@ export type EventOfName<T, K extends string> = [EventNameOf<T>] extends [never] 
 /** What `next()` and `last()` accept: an event name, a type guard, or any predicate. */
 export type EventMatch<T> = EventName<T> | ((e: T) => boolean);
 
+/** A predicate compared like a method (bivariantly), so a stream of a narrower event type is usable where a wider one is expected. */
+type Predicate<T> = { check(e: T): boolean }['check'];
+
 const DEFAULT_TIMEOUT_MS = 5_000;
 const MAX_KEPT = 10_000;
 
@@ -22,25 +30,39 @@ export class EventStream<T> implements AsyncIterable<T> {
   private readonly events: T[] = [];
   /** Index (in `events`) of the next event `next()` looks at. */
   private cursor = 0;
-  private waiters: (() => void)[] = [];
-  private closedWith: Error | null = null;
+  private readonly waiters = new Set<() => void>();
+  private closedWith: StreamClosedError | null = null;
+  private droppedUnread = 0;
+  private onEnd!: (reason: StreamClosedError) => void;
+  /** Resolves when the stream ends (its connection closed), with the reason its waits get. */
+  readonly ended: Promise<StreamClosedError> = new Promise((resolve) => (this.onEnd = resolve));
 
-  constructor(private readonly describe: string) {}
+  /**
+   * @param describe names the stream in error messages
+   * @param closer closes what feeds the stream (its connection or subscription); `close()` calls it
+   */
+  constructor(
+    protected readonly describe: string,
+    private readonly closer?: () => Promise<void> | void,
+  ) {}
 
-  /** Called by the transport for each event. */
+  /** @internal Called by the transport for each event. */
   push(event: T): void {
     this.events.push(event);
     if (this.events.length > MAX_KEPT) {
       const drop = this.events.length - MAX_KEPT;
       this.events.splice(0, drop);
+      this.droppedUnread += Math.max(0, Math.min(drop, drop - this.cursor));
       this.cursor = Math.max(0, this.cursor - drop);
     }
     this.wake();
   }
 
-  /** Called by the transport when the connection ends. */
-  end(reason: Error): void {
-    this.closedWith ??= reason;
+  /** @internal Called by the transport when the connection ends. */
+  end(reason: StreamClosedError): void {
+    if (this.closedWith !== null) return;
+    this.closedWith = reason;
+    this.onEnd(reason);
     this.wake();
   }
 
@@ -48,9 +70,25 @@ export class EventStream<T> implements AsyncIterable<T> {
     return this.closedWith !== null;
   }
 
-  /** Every event kept so far, oldest first. */
-  all(): readonly T[] {
-    return this.events;
+  /** How many events left the bounded buffer (the newest 10,000 are kept) before `next()` read them. */
+  get dropped(): number {
+    return this.droppedUnread;
+  }
+
+  /** How many `next()` calls are waiting (each leaves when it resolves, rejects or times out). */
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  /** Every event kept so far, oldest first (a copy). */
+  all(): T[] {
+    return this.events.slice();
+  }
+
+  /** Closes what feeds the stream (its connection or subscription); waits end with StreamClosedError. */
+  async close(): Promise<void> {
+    await this.closer?.();
+    this.end(new StreamClosedError(`${this.describe}: closed by the caller`));
   }
 
   /**
@@ -61,7 +99,7 @@ export class EventStream<T> implements AsyncIterable<T> {
   last<S extends T>(guard: (e: T) => e is S): S | undefined;
   last(match?: (e: T) => boolean): T | undefined;
   last(match?: EventMatch<T>): T | undefined {
-    const test = toPredicate(match);
+    const test = this.predicate(match);
     for (let i = this.events.length - 1; i >= 0; i--) if (test(this.events[i]!)) return this.events[i];
     return undefined;
   }
@@ -76,7 +114,7 @@ export class EventStream<T> implements AsyncIterable<T> {
   next<S extends T>(guard: (e: T) => e is S, options?: WaitOptions): Promise<S>;
   next(match?: (e: T) => boolean, options?: WaitOptions): Promise<T>;
   async next(match?: EventMatch<T>, options: WaitOptions = {}): Promise<T> {
-    const test = toPredicate(match);
+    const test = this.predicate(match);
     const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeout;
     for (;;) {
@@ -84,16 +122,22 @@ export class EventStream<T> implements AsyncIterable<T> {
         const e = this.events[this.cursor++]!;
         if (test(e)) return e;
       }
-      if (this.closedWith !== null) throw new Error(`${this.describe}: closed before a matching event arrived (${this.closedWith.message})`);
+      if (this.closedWith !== null) {
+        throw new StreamClosedError(`${this.describe}: closed before a matching event arrived (${this.closedWith.message})`, this.closedWith.closeCode);
+      }
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${this.describe}: no matching event within ${timeout} ms`);
+      if (left <= 0) {
+        const lost = this.droppedUnread === 0 ? '' : ` (${this.droppedUnread} events were dropped unread: only the newest ${MAX_KEPT} are kept)`;
+        throw new SpotSimTimeoutError(`${this.describe}: no matching event within ${timeout} ms${lost}`, undefined, undefined, timeout);
+      }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, left);
-        function done() {
+        const done = () => {
           clearTimeout(timer);
+          this.waiters.delete(done);
           resolve();
-        }
-        this.waiters.push(done);
+        };
+        const timer = setTimeout(done, left);
+        this.waiters.add(done);
       });
     }
   }
@@ -109,15 +153,18 @@ export class EventStream<T> implements AsyncIterable<T> {
     }
   }
 
-  private wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+  /** What a name given to `next()`/`last()` matches: the event's `e` (a market stream also takes stream names). */
+  protected matchesName(event: T, name: string): boolean {
+    return (event as { e?: unknown }).e === name;
   }
-}
 
-function toPredicate<T>(match?: EventMatch<T>): (e: T) => boolean {
-  if (match === undefined) return () => true;
-  if (typeof match === 'function') return match;
-  return (e) => (e as { e?: unknown }).e === match;
+  private predicate(match?: EventMatch<T>): Predicate<T> {
+    if (match === undefined) return () => true;
+    if (typeof match === 'function') return match;
+    return (e) => this.matchesName(e, match);
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
 }

@@ -18,6 +18,14 @@ export interface RawRequest {
   readonly timeoutMs?: number;
 }
 
+/** No answer within the request's timeout (the transport's own; the REST client turns it into SpotSimTimeoutError). */
+export class HttpTimeout extends Error {
+  override name = 'HttpTimeout';
+  constructor(readonly timeoutMs: number, what: string) {
+    super(`timeout after ${timeoutMs} ms: ${what}`);
+  }
+}
+
 export class HttpTransport {
   private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 16 });
   private readonly https = new HttpsAgent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false });
@@ -38,7 +46,7 @@ export class HttpTransport {
           res.on('error', reject);
         },
       );
-      outgoing.on('timeout', () => outgoing.destroy(new Error(`timeout after ${req.timeoutMs ?? 10_000} ms: ${req.method} ${url.pathname}`)));
+      outgoing.on('timeout', () => outgoing.destroy(new HttpTimeout(req.timeoutMs ?? 10_000, `${req.method} ${url.pathname}`)));
       outgoing.on('error', reject);
       outgoing.end(req.body);
     });

@@ -3,31 +3,39 @@
 // signed with the simulator's credentials, and a raw `request()` for deliberately malformed
 // input. Refusals throw SpotSimError with status, code, message and headers.
 
+import type { KeyObject } from 'node:crypto';
 import { ENDPOINTS, type HttpMethod, type RestEndpointId, type Security } from '../api/endpoints.ts';
-import { SpotSimError } from './errors.ts';
-import { HttpTransport, type RawResponse } from './http.ts';
+import { SpotSimError, SpotSimNetworkError, SpotSimTimeoutError } from './errors.ts';
+import { HttpTimeout, HttpTransport, type RawRequest, type RawResponse } from './http.ts';
+import { withClientOrderId } from './order-ids.ts';
 import { hmacHex, queryString, type ParamValue } from './signing.ts';
 import type {
   Account,
+  AccountCommission,
   AllOrdersParams,
+  AmendParams,
   AmendResult,
   BookTicker,
   CancelledOrder,
+  CancelReplaceParams,
   CancelReplaceResult,
   Depth,
   ExchangeInfo,
   MyTrade,
+  MyTradesParams,
   NewOrderParams,
+  NewOrderReply,
   Order,
-  OrderAck,
   OrderRef,
-  OrderResult,
   RateLimitCount,
+  TestOrderResult,
 } from './types.ts';
 
 export interface ClientCredentials {
   readonly apiKey: string;
   readonly apiSecret: string;
+  /** An Ed25519 account's private key (PEM or KeyObject): WS API requests are signed with it (needed for `session.logon`). */
+  readonly ed25519PrivateKey?: string | KeyObject;
 }
 
 export interface RestOptions {
@@ -92,30 +100,33 @@ export class RestClient {
   bookTicker(params: { symbol: string }): Promise<BookTicker>;
   bookTicker(params?: { symbols?: string[] }): Promise<BookTicker[]>;
   bookTicker(params: { symbol?: string; symbols?: string[] } = {}): Promise<BookTicker | BookTicker[]> {
-    return this.call('bookTicker', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
+    return this.call('ticker.book', { symbol: params.symbol, symbols: params.symbols && JSON.stringify(params.symbols) });
   }
 
   // ------------------------------------------------------------------ account and orders
 
   /** GET /api/v3/account (SIGNED): balances (`free`, `locked`), commission rates and permissions. */
   account(params: { omitZeroBalances?: boolean } = {}): Promise<Account> {
-    return this.call('account', params);
+    return this.call('account.status', params);
   }
 
   /** GET /api/v3/account/commission (SIGNED): the account's maker/taker commission rates for a symbol. */
-  commission(params: { symbol: string }): Promise<Record<string, unknown> & { symbol: string }> {
+  commission(params: { symbol: string }): Promise<AccountCommission> {
     return this.call('account.commission', params);
   }
 
-  /** POST /api/v3/order (SIGNED): places an order; the reply is ACK, RESULT or FULL (with `fills`) by `newOrderRespType`. */
-  newOrder(params: NewOrderParams & { newOrderRespType: 'ACK' }): Promise<OrderAck>;
-  newOrder(params: NewOrderParams): Promise<OrderResult>;
-  newOrder(params: NewOrderParams): Promise<OrderAck | OrderResult> {
-    return this.call('order.place', { ...params });
+  /**
+   * POST /api/v3/order (SIGNED): places an order. The reply type follows `newOrderRespType`
+   * (ACK, RESULT or FULL with `fills`; default FULL for LIMIT and MARKET, ACK otherwise); a union
+   * gives the union of replies. A `newClientOrderId` is generated when not given, and a timeout
+   * (SpotSimTimeoutError) reports it, so the order can be looked up with `getOrder`.
+   */
+  newOrder<P extends NewOrderParams>(params: P): Promise<NewOrderReply<P>> {
+    return this.call('order.place', { ...(withClientOrderId(params) as NewOrderParams) });
   }
 
   /** POST /api/v3/order/test (SIGNED): validates an order like newOrder without placing it. */
-  testOrder(params: NewOrderParams & { computeCommissionRates?: boolean }): Promise<Record<string, unknown>> {
+  testOrder(params: NewOrderParams & { computeCommissionRates?: boolean }): Promise<TestOrderResult> {
     return this.call('order.test', { ...params });
   }
 
@@ -130,19 +141,12 @@ export class RestClient {
   }
 
   /** POST /api/v3/order/cancelReplace (SIGNED): cancels an order and places a new one in one request. */
-  cancelReplace(
-    params: NewOrderParams & {
-      cancelReplaceMode: 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
-      cancelOrderId?: number;
-      cancelOrigClientOrderId?: string;
-      cancelNewClientOrderId?: string;
-    },
-  ): Promise<CancelReplaceResult> {
-    return this.call('order.cancelReplace', { ...params });
+  cancelReplace(params: CancelReplaceParams): Promise<CancelReplaceResult> {
+    return this.call('order.cancelReplace', { ...withClientOrderId(params) });
   }
 
   /** PUT /api/v3/order/amend/keepPriority (SIGNED): lowers an open order's quantity, keeping its place in the queue. */
-  amendKeepPriority(params: OrderRef & { newQty: string | number; newClientOrderId?: string }): Promise<AmendResult> {
+  amendKeepPriority(params: AmendParams): Promise<AmendResult> {
     return this.call('order.amend.keepPriority', { ...params });
   }
 
@@ -157,7 +161,7 @@ export class RestClient {
   }
 
   /** GET /api/v3/myTrades (SIGNED): the account's trades of a symbol (filters: orderId, fromId, time range, limit). */
-  myTrades(params: { symbol: string; orderId?: number; fromId?: number; startTime?: number; endTime?: number; limit?: number }): Promise<MyTrade[]> {
+  myTrades(params: MyTradesParams): Promise<MyTrade[]> {
     return this.call('myTrades', { ...params });
   }
 
@@ -171,7 +175,7 @@ export class RestClient {
 
   /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */
   orderRateLimit(): Promise<RateLimitCount[]> {
-    return this.call('rateLimit.order', {});
+    return this.call('account.rateLimits.orders', {});
   }
 
   // ------------------------------------------------------------------ legacy user stream
@@ -195,7 +199,7 @@ export class RestClient {
 
   /** Sends exactly what it is given (no signing, no validation) and never throws on a status. */
   async request<T = unknown>(req: RawRestRequest): Promise<RestResponse<T>> {
-    const res = await this.http.send({ method: req.method, url: this.options.baseUrl + req.path, headers: req.headers, body: req.body, timeoutMs: this.options.timeoutMs });
+    const res = await this.exchange({ method: req.method, url: this.options.baseUrl + req.path, headers: req.headers, body: req.body, timeoutMs: this.options.timeoutMs }, undefined);
     return { status: res.status, headers: res.headers, body: parse(res) as T };
   }
 
@@ -217,11 +221,26 @@ export class RestClient {
     const { method, path, security } = route;
     const query = security === 'SIGNED' ? this.sign(params) : queryString(params);
     const headers: Record<string, string> = security === 'NONE' ? {} : { 'X-MBX-APIKEY': this.options.credentials.apiKey };
-    const res = await this.http.send({ method, url: `${this.options.baseUrl}${path}${query ? `?${query}` : ''}`, headers, timeoutMs: this.options.timeoutMs });
+    const url = `${this.options.baseUrl}${path}${query ? `?${query}` : ''}`;
+    const clientOrderId = typeof params.newClientOrderId === 'string' ? params.newClientOrderId : undefined;
+    const res = await this.exchange({ method, url, headers, timeoutMs: this.options.timeoutMs }, clientOrderId);
     this.lastHeaders = res.headers;
     const body = parse(res) as { code?: number; msg?: string; data?: unknown };
     if (res.status !== 200) throw new SpotSimError(res.status, body?.code ?? 0, body?.msg ?? res.text, res.headers, body?.data);
     return body as T;
+  }
+
+  /** One HTTP exchange; a timeout is SpotSimTimeoutError (outcome unknown), any other failure SpotSimNetworkError. */
+  private async exchange(req: RawRequest, clientOrderId: string | undefined): Promise<RawResponse> {
+    try {
+      return await this.http.send(req);
+    } catch (error) {
+      const what = `${req.method} ${new URL(req.url).pathname}`;
+      if (error instanceof HttpTimeout) {
+        throw new SpotSimTimeoutError(`REST ${what}: no reply within ${error.timeoutMs} ms; the outcome is unknown`, what, clientOrderId, error.timeoutMs);
+      }
+      throw new SpotSimNetworkError(`REST ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   }
 }
 

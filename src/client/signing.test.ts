@@ -4,7 +4,7 @@
 // values), the WS API signs every param but `signature`, sorted by name, unencoded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hmacHex, queryString, wsPayload } from './signing.ts';
+import { hmacHex, plainParams, queryString, wsPayload } from './signing.ts';
 
 const DOC_SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
 const DOC_QUERY = 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559';
@@ -34,4 +34,10 @@ test('wsPayload sorts by name, leaves out signature and undefined, and does not 
   const doc = wsPayload({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01000000', price: '52000.00', newOrderRespType: 'ACK', recvWindow: 100, timestamp: 1655716096498, apiKey: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A' });
   assert.equal(doc, 'apiKey=vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A&newOrderRespType=ACK&price=52000.00&quantity=0.01000000&recvWindow=100&side=SELL&symbol=BTCUSDT&timeInForce=GTC&timestamp=1655716096498&type=LIMIT');
   assert.equal(wsPayload({}), '');
+});
+
+test('numbers are sent in plain decimal notation, never in exponent form', () => {
+  assert.equal(queryString({ quantity: 1e-7, price: 1e21, n: 5, t: 0.5 }), 'quantity=0.0000001&price=1000000000000000000000&n=5&t=0.5');
+  assert.equal(wsPayload({ quantity: 1.5e-8 }), 'quantity=0.000000015');
+  assert.deepEqual(plainParams({ quantity: 1e-7, symbol: 'BTCUSDT', limit: 5 }), { quantity: '0.0000001', symbol: 'BTCUSDT', limit: 5 });
 });

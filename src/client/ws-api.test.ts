@@ -7,8 +7,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { WsApiClient } from './ws-api.ts';
-import { SpotSimError } from './errors.ts';
+import { WsApiClient } from './ws-api-methods.ts';
+import { SpotSimError, SpotSimTimeoutError } from './errors.ts';
 import { hmacHex, wsPayload } from './signing.ts';
 
 const SECRET = 'test-secret';
@@ -104,7 +104,7 @@ test('a signed method carries apiKey, timestamp and the HMAC of the sorted, unen
 
 test('a call with no reply fails after the timeout, naming the method; the connection stays usable', async () => {
   const c = open(100);
-  await assert.rejects(c.call('silent'), /WS API silent: no reply within 100 ms/);
+  await assert.rejects(c.call('silent'), (e: Error) => e instanceof SpotSimTimeoutError && /WS API silent: no reply within 100 ms/.test(e.message));
   assert.deepEqual(await c.call('ping'), {});
 });
 
@@ -122,6 +122,16 @@ test("user-data events of the subscription reach its EventStream; frames that ar
   const user = await c.subscribeUserData();
   assert.deepEqual(await user.next('executionReport'), { e: 'executionReport', i: 42 });
   assert.deepEqual(user.all(), [{ e: 'outboundAccountPosition', u: 1 }, { e: 'executionReport', i: 42 }]);
+  // One copy of each event: the subscription's events are not also kept among the frames.
+  assert.equal(c.frames.all().length, 0);
   await c.sendRaw(JSON.stringify({ id: 99, method: 'unknown' }));
   assert.equal(await c.frames.next((f) => f === 'not json', { timeout: 1000 }), 'not json');
+});
+
+test('every WS API method of the endpoint table has a typed helper', async () => {
+  const { WS_METHODS } = await import('../api/endpoints.ts');
+  const { WS_HELPERS } = await import('./ws-api-methods.ts');
+  const helped = new Set<string>(Object.values(WS_HELPERS));
+  assert.deepEqual([...WS_METHODS.keys()].filter((m) => !helped.has(m)), []);
+  for (const name of Object.keys(WS_HELPERS)) assert.equal(typeof (WsApiClient.prototype as unknown as Record<string, unknown>)[name], 'function', name);
 });

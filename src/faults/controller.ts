@@ -99,6 +99,19 @@ export class Faults {
     return this.state.remove(id);
   }
 
+  /** Removes every rule `rules()` lists (the spec calls' presets too); switches stay as they are (`clear()` turns everything off). Returns how many. */
+  removeRules(): number {
+    let removed = 0;
+    for (const rule of this.state.list()) if (this.state.remove(rule.id)) removed++;
+    return removed;
+  }
+
+  /** One rule by id as `rules()` lists it, or undefined. */
+  rule(id: number): FaultRuleView | undefined {
+    requireOrderId(id, 'id');
+    return this.state.list().find((r) => r.id === id);
+  }
+
   // ------------------------------------------------------------------ the spec's calls (4.5)
 
   /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many. Spec 4.5 `drop_market_data_connections`. */

@@ -6,14 +6,21 @@
 
 import { requireBoolean, requireCount, requireOffsetMs, requireOrderId, requireQty, requireTimerMs } from './checks.ts';
 import type { Faults } from './controller.ts';
+import { MAX_TIMER_MS } from '../config/fields.ts';
+
+/** A JSON Schema of one argument (the control API's OpenAPI description). */
+export type ArgSchema = Readonly<Record<string, unknown>>;
 
 interface Arg<T> {
   readonly name: string;
   readonly check: (value: unknown, name: string) => T;
+  readonly schema: ArgSchema;
 }
 
 export interface FaultMethod {
   readonly args: readonly string[];
+  /** Each argument's JSON Schema, by name, in call order. */
+  readonly schemas: readonly { readonly name: string; readonly schema: ArgSchema }[];
   /** Checks the arguments (given by name) and calls the method. */
   invoke(faults: Faults, given: Readonly<Record<string, unknown>>): unknown;
 }
@@ -22,37 +29,46 @@ function method<A extends unknown[]>(args: { readonly [I in keyof A]: Arg<A[I]> 
   const list: readonly Arg<unknown>[] = args;
   return {
     args: list.map((a) => a.name),
+    schemas: list.map((a) => ({ name: a.name, schema: a.schema })),
     invoke: (faults, given) => call(faults, ...(list.map((a) => a.check(given[a.name], a.name)) as A)),
   };
 }
 
-const count = (name: string): Arg<number> => ({ name, check: requireCount });
-const flag = (name: string): Arg<boolean> => ({ name, check: requireBoolean });
-const arg = <T>(name: string, check: (value: unknown, name: string) => T): Arg<T> => ({ name, check });
+const count = (name: string): Arg<number> => ({ name, check: requireCount, schema: { type: 'integer', minimum: 0 } });
+const flag = (name: string): Arg<boolean> => ({ name, check: requireBoolean, schema: { type: 'boolean' } });
+const arg = <T>(name: string, check: (value: unknown, name: string) => T, schema: ArgSchema): Arg<T> => ({ name, check, schema });
+const TIMER_MS: ArgSchema = { type: 'integer', minimum: 0, maximum: MAX_TIMER_MS };
+const OFFSET_MS: ArgSchema = { type: 'integer' };
+const ORDER_ID: ArgSchema = { type: 'integer', minimum: 1 };
+const QTY: ArgSchema = { type: ['string', 'number'], description: 'a decimal quantity' };
 
 /** `POST /sim/v1/faults/<name>`: the spec's calls (4.5) and `clear`. */
-export const FAULT_METHODS: Readonly<Record<string, FaultMethod>> = Object.freeze({
+const METHODS = {
   dropMarketDataConnections: method([], (f) => f.dropMarketDataConnections()),
   dropWsApiConnections: method([flag('includeUserStreams')], (f, all) => f.dropWsApiConnections(all)),
   skipNextDepthUpdate: method([], (f) => f.skipNextDepthUpdate()),
   failNextTimestamp: method([], (f) => f.failNextTimestamp()),
   setRestUnresponsive: method([flag('on')], (f, on) => f.setRestUnresponsive(on)),
-  setAckDelayMs: method([arg('ms', requireTimerMs)], (f, ms) => f.setAckDelayMs(ms)),
+  setAckDelayMs: method([arg('ms', requireTimerMs, TIMER_MS)], (f, ms) => f.setAckDelayMs(ms)),
   rejectNextOrders: method([count('k')], (f, k) => f.rejectNextOrders(k)),
   rateLimitNextRequests: method([count('k')], (f, k) => f.rateLimitNextRequests(k)),
-  setClockOffsetMs: method([arg('ms', requireOffsetMs)], (f, ms) => f.setClockOffsetMs(ms)),
+  setClockOffsetMs: method([arg('ms', requireOffsetMs, OFFSET_MS)], (f, ms) => f.setClockOffsetMs(ms)),
   expireListenKeys: method([], (f) => f.expireListenKeys()),
   swallowNextWsApiResponses: method([count('k')], (f, k) => f.swallowNextWsApiResponses(k)),
   duplicateNextUserEvents: method([count('k')], (f, k) => f.duplicateNextUserEvents(k)),
   setUserStreamMuted: method([flag('muted')], (f, muted) => f.setUserStreamMuted(muted)),
-  fillOpenOrder: method([arg('orderId', requireOrderId), arg('qty', requireQty)], (f, orderId, qty) => f.fillOpenOrder(orderId, qty)),
+  fillOpenOrder: method([arg('orderId', requireOrderId, ORDER_ID), arg('qty', requireQty, QTY)], (f, orderId, qty) => f.fillOpenOrder(orderId, qty)),
   banNextRequests: method([count('k')], (f, k) => f.banNextRequests(k)),
   failNextAuth: method([count('k')], (f, k) => f.failNextAuth(k)),
   sendMalformedFrames: method([flag('md'), flag('wsApi')], (f, md, wsApi) => f.sendMalformedFrames(md, wsApi)),
   clear: method([], (f) => f.clear()),
-});
+};
+
+/** The fault calls the control API offers, by name. */
+export type FaultMethodName = keyof typeof METHODS;
+export const FAULT_METHODS: Readonly<Record<FaultMethodName, FaultMethod>> = Object.freeze(METHODS);
 
 /** The method of that name, or undefined (own entries only: never `constructor`, `toString`...). */
 export function faultMethod(name: string): FaultMethod | undefined {
-  return Object.hasOwn(FAULT_METHODS, name) ? FAULT_METHODS[name] : undefined;
+  return Object.hasOwn(FAULT_METHODS, name) ? FAULT_METHODS[name as FaultMethodName] : undefined;
 }

@@ -48,9 +48,9 @@ export interface EndpointInfo {
   readonly changesOrders?: boolean;
 }
 
-/** The id a rule names an endpoint by: its WS API method, or its own id when it is REST-only. */
+/** The id a rule names an endpoint by: the endpoint table's id (its WS API method name, or its own id when it is REST-only). */
 export function faultId(endpoint: EndpointInfo): string {
-  return endpoint.ws ?? endpoint.id;
+  return endpoint.id;
 }
 
 /** An injected error reply: a row of the error table (message filled in later) or given outright. */

@@ -19,7 +19,7 @@ async function post(route: string, body: unknown): Promise<{ status: number; jso
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
-const order = { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60010', quantity: '0.5' };
+const order = { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60010', quantity: '0.5' } as const;
 
 test('place, cancel, cancelAll and setMid answer {"result": ...} and act on the book', async () => {
   sim.reset();
@@ -56,20 +56,59 @@ test('bad arguments answer 400 with the reference code and message and change no
     ['market/setMid', { symbol: 'BTCUSDT', price: '-1' }, -1100, "Illegal characters found in parameter 'price'; legal range is '^([0-9]{1,20})(\\.[0-9]{1,20})?$'."],
   ];
   for (const [route, body, code, msg] of cases) {
-    assert.deepEqual(await post(route, body), { status: 400, json: { code, msg } }, `${route} ${JSON.stringify(body)}`);
+    assert.deepEqual(await post(route, body), { status: 400, json: { error: { message: msg, code, type: 'SpotSimError' } } }, `${route} ${JSON.stringify(body)}`);
   }
   assert.equal(sim.stats().touch.BTCUSDT?.ask, null);
   assert.deepEqual(await post('market/place', order), { status: 200, json: { result: 1 } }, 'refused calls took no id');
 });
 
-test('malformed bodies and unknown methods answer 400 naming the problem; GET is not a route', async () => {
+test('malformed bodies answer 400 naming the problem; an unknown method 404; GET on a method 405 with Allow', async () => {
   assert.deepEqual(await post('market/place', { ...order, newClientOrderId: 'x' }), {
     status: 400,
-    json: { error: "unknown argument 'newClientOrderId'; expected symbol, side, type, timeInForce, price, quantity" },
+    json: { error: { message: "unknown argument 'newClientOrderId'; expected symbol, side, type, timeInForce, price, quantity", type: 'FaultError' } },
   });
-  assert.deepEqual(await post('market/place', '[1]'), { status: 400, json: { error: 'the body must be a JSON object of named arguments' } });
-  assert.deepEqual(await post('market/buy', {}), { status: 400, json: { error: "unknown market method 'buy'; known: place, cancel, cancelAll, setMid" } });
+  assert.deepEqual(await post('market/place', '[1]'), { status: 400, json: { error: { message: 'the body must be a JSON object of named arguments', type: 'FaultError' } } });
+  const unknown = await post('market/buy', {});
+  assert.equal(unknown.status, 404);
+  assert.match((unknown.json.error as { message: string }).message, /unknown market method 'buy'; known: place, cancel, cancelAll, setMid/);
   const get = await fetch(`${sim.urls.http}/sim/v1/market/place`);
-  assert.equal(get.status, 404);
+  assert.equal(get.status, 405);
+  assert.equal(get.headers.get('allow'), 'POST');
   await get.body?.cancel();
+});
+
+test('mark and reset refuse a body that is not empty or {} (as faults/clear does), changing nothing', async () => {
+  sim.reset();
+  sim.market.place(order);
+  for (const route of ['mark', 'reset', 'faults/clear']) {
+    for (const body of ['garbage', '[1]', '{"k":1}']) assert.equal((await post(route, body)).status, 400, `${route} ${body}`);
+    assert.equal((await post(route, '{}')).status, 200, route);
+    sim.market.place(order);
+  }
+  assert.equal((await post('mark', '')).status, 200);
+});
+
+test('rules by id: GET and DELETE of an unknown or malformed id answer 404; DELETE faults/rules removes all', async () => {
+  sim.faults.clear();
+  const a = sim.faults.use({ on: 'ping', times: 0, action: { delayMs: 1 } });
+  sim.faults.use({ on: 'time', times: 0, action: { delayMs: 1 } });
+  const one = await fetch(`${sim.urls.http}/sim/v1/faults/rules/${a.id}`);
+  assert.deepEqual(await one.json(), { result: { id: a.id, on: 'ping', times: 0, hits: 0, action: { delayMs: 1 } } });
+  for (const [method, id] of [['GET', '424242'], ['DELETE', '424242'], ['DELETE', 'abc'], ['GET', '0']] as const) {
+    const res = await fetch(`${sim.urls.http}/sim/v1/faults/rules/${id}`, { method });
+    assert.equal(res.status, 404, `${method} ${id}`);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /no fault rule with id/);
+  }
+  const all = await fetch(`${sim.urls.http}/sim/v1/faults/rules`, { method: 'DELETE' });
+  assert.deepEqual(await all.json(), { result: 2 });
+  assert.deepEqual(sim.faults.rules(), []);
+});
+
+test('config, credentials, urls, ports and now read the handle', async () => {
+  const get = async (route: string) => ((await (await fetch(`${sim.urls.http}/sim/v1/${route}`)).json()) as { result: unknown }).result;
+  assert.deepEqual(await get('credentials'), sim.credentials);
+  assert.deepEqual(await get('urls'), sim.urls);
+  assert.deepEqual(await get('ports'), sim.ports);
+  assert.equal(await get('now'), sim.now());
+  assert.deepEqual(await get('config'), JSON.parse(JSON.stringify(sim.config)));
 });

@@ -1,11 +1,9 @@
 // The HTTP control API (API.md section 5) under `/sim/v1/`, on both listeners, so a bot written
-// in any language can drive the faults of a standalone server: `POST /sim/v1/faults/<method>`
-// with the method's arguments by name, `GET /sim/v1/stats`, `POST /sim/v1/mark`,
-// `GET /sim/v1/open-client-order-ids` (plus `POST /sim/v1/reset` and `/sim/v1/advance-time`),
-// the fault rules (API.md 3.1: `POST|GET /sim/v1/faults/rules`, `DELETE .../rules/<id>`,
-// `GET /sim/v1/faults/endpoints`) and the scripted market `POST /sim/v1/market/<method>`
-// (API.md section 8). The fault routes are generated from the list of fault methods
-// (faults/methods.ts): a method added there is a route here.
+// in any language (or `connectSimulator`) can drive a standalone server: every capability of the
+// in-process handle has a route (control-routes.ts: one table, also the source of
+// `GET /sim/v1/openapi.json`). Answers are `{"result": ...}` or one error body,
+// `{"error": {"message", "code"?, "type"?}}`: 400 bad arguments, 404 unknown route or resource,
+// 405 (with Allow) a known route with the wrong method, 409 a state conflict.
 // Off for a non-loopback bind unless `control_token` is set; then a bearer token is required.
 // It is for local tools, not for web pages: a request whose Host is not a loopback name,
 // `localhost` or the bound address (DNS rebinding) and a browser request from a non-loopback
@@ -16,32 +14,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { isLoopback } from '../config/exposure.ts';
 import { FaultError, isFaultUsageError } from '../faults/checks.ts';
-import type { Faults } from '../faults/controller.ts';
-import { FAULT_METHODS, faultMethod } from '../faults/methods.ts';
-import type { FaultRule } from '../faults/rule.ts';
+import { FAULT_METHODS } from '../faults/methods.ts';
 import { SpotSimError } from '../client/errors.ts';
-import type { Market, ScriptedOrder } from '../market.ts';
-import { CONTROL_PATH, sendJsonWithoutCors as sendJson } from './rest-server.ts';
+import { controlOpenApi } from './control-openapi.ts';
+import { ControlError, MARKET_ARGUMENTS, routesAt, type ControlHost, type ControlRoute } from './control-routes.ts';
+import { CONTROL_PATH, sendJsonWithoutCors } from './rest-server.ts';
 
 export const CONTROL_PREFIX = CONTROL_PATH;
-
-/** Each scripted-market method's arguments by name (API.md section 8); `place` takes the order's fields. */
-export const MARKET_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
-  place: ['symbol', 'side', 'type', 'timeInForce', 'price', 'quantity'],
-  cancel: ['symbol', 'id'],
-  cancelAll: ['symbol'],
-  setMid: ['symbol', 'price'],
-};
-
-export interface ControlHost {
-  readonly faults: Faults;
-  readonly market: Market;
-  stats(): unknown;
-  mark(): void;
-  openClientOrderIds(): string[];
-  reset(): void;
-  advanceTime(ms: number): void;
-}
+export { MARKET_ARGUMENTS, type ControlHost } from './control-routes.ts';
 
 export interface ControlOptions {
   readonly enabled: boolean;
@@ -94,101 +74,83 @@ export function controlRefusal(req: IncomingMessage, bind: string): string | nul
 
 type Route = (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
 
+/** The one error body (API.md section 5): `code` for a refusal with the reference's code, `type` the in-process class. */
+function sendError(res: ServerResponse, status: number, message: string, extra: { code?: number; type?: string } = {}, headers: Record<string, string> = {}): void {
+  sendJsonWithoutCors(res, status, { error: { message, ...extra } }, headers);
+}
+
 export function createControlRoutes(host: () => ControlHost | undefined, options: ControlOptions): Route {
   if (!controlApiServed(options)) return () => false;
   const token = options.token === undefined ? null : Buffer.from(`Bearer ${options.token}`);
+  let openApiText: string | null = null;
   return (req, res, path, body) => {
     if (!path.startsWith(CONTROL_PREFIX)) return false;
     const sim = host();
     if (sim === undefined) return false;
     const refused = controlRefusal(req, options.bind);
     if (refused !== null) {
-      sendJson(res, 403, { error: refused });
+      sendError(res, 403, refused);
       return true;
     }
     if (token !== null) {
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        sendJson(res, 401, { error: 'the control API needs Authorization: Bearer <control_token>' });
+        sendError(res, 401, 'the control API needs Authorization: Bearer <control_token>');
         return true;
       }
     }
-    const route = path.slice(CONTROL_PREFIX.length);
+    const method = req.method ?? 'GET';
+    const { routes, id, badId } = routesAt(path.slice(CONTROL_PREFIX.length));
+    const route = routes.find((r) => r.method === method);
+    if (route === undefined) {
+      if (routes.length === 0) sendError(res, 404, notFoundMessage(method, path), { type: 'ControlError' });
+      else sendError(res, 405, `${method} is not allowed on ${path}; allowed: ${allowed(routes)}`, { type: 'ControlError' }, { Allow: allowed(routes) });
+      return true;
+    }
+    if (badId !== undefined) {
+      sendError(res, 404, `no fault rule with id ${JSON.stringify(badId.slice(0, 40))}`, { type: 'ControlError' });
+      return true;
+    }
     try {
-      const result = dispatch(sim, req.method ?? 'GET', route, body);
-      if (result === NOT_FOUND) sendJson(res, 404, { error: `unknown control route: ${req.method} ${path}` });
-      else sendJson(res, 200, { result: result ?? null });
+      if (route.path === 'openapi.json') {
+        openApiText ??= JSON.stringify(controlOpenApi());
+        res.writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': Buffer.byteLength(openApiText) });
+        res.end(openApiText);
+        return true;
+      }
+      const result = route.run(sim, { args: argumentsFor(route, body), id });
+      sendJsonWithoutCors(res, 200, { result: result ?? null });
     } catch (error) {
       // A refusal of the scripted market: the reference exchange's code and message.
-      if (error instanceof SpotSimError) sendJson(res, 400, { code: error.code, msg: error.msg });
-      else if (isFaultUsageError(error)) sendJson(res, 400, { error: error.message });
+      if (error instanceof SpotSimError) sendError(res, 400, error.msg, { code: error.code, type: 'SpotSimError' });
+      else if (error instanceof ControlError) sendError(res, error.status, error.message, { type: 'ControlError' });
+      else if (isFaultUsageError(error)) sendError(res, 400, error.message, { type: error.name });
       else throw error;
     }
     return true;
   };
 }
 
-const NOT_FOUND = Symbol('not found');
-
-function dispatch(sim: ControlHost, method: string, route: string, body: string): unknown {
-  if (route.startsWith('faults/')) return faultRoute(sim.faults, method, route.slice('faults/'.length), body);
-  if (route.startsWith('market/')) {
-    if (method !== 'POST') return NOT_FOUND;
-    const name = route.slice('market/'.length);
-    const argNames = Object.hasOwn(MARKET_ARGUMENTS, name) ? MARKET_ARGUMENTS[name]! : undefined;
-    if (argNames === undefined) throw new FaultError(`unknown market method '${name}'; known: ${Object.keys(MARKET_ARGUMENTS).join(', ')}`);
-    // Missing fields are not refused here: the market answers them as the reference does (-1102).
-    const given = namedArguments(body, argNames);
-    if (name === 'place') return sim.market.place(given as unknown as ScriptedOrder);
-    const fn = (sim.market as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
-    return fn.apply(sim.market, argNames.map((n) => given[n]));
-  }
-  switch (`${method} ${route}`) {
-    case 'GET stats':
-      return sim.stats();
-    case 'POST mark':
-      sim.mark();
-      return null;
-    case 'GET open-client-order-ids':
-      return sim.openClientOrderIds();
-    case 'POST reset':
-      sim.reset();
-      return null;
-    case 'POST advance-time': {
-      const { ms } = argumentsOf(body, ['ms']);
-      if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) throw new FaultError('ms must be a non-negative integer');
-      try {
-        sim.advanceTime(ms);
-      } catch (error) {
-        throw new FaultError(error instanceof Error ? error.message : String(error));
-      }
-      return null;
-    }
-    default:
-      return NOT_FOUND;
-  }
+function allowed(routes: readonly ControlRoute[]): string {
+  return routes.map((r) => r.method).join(', ');
 }
 
-/** `/sim/v1/faults/...`: the rule routes of API.md 3.1, then one route per fault method. */
-function faultRoute(faults: Faults, method: string, name: string, body: string): unknown {
-  if (name === 'rules') {
-    if (method === 'GET') return faults.rules();
-    if (method !== 'POST') return NOT_FOUND;
-    // use() checks every field of what it is given, as for an in-process caller without types.
-    const rule: unknown = jsonBody(body);
-    return { id: faults.use(rule as FaultRule).id };
-  }
-  if (name.startsWith('rules/')) {
-    if (method !== 'DELETE') return NOT_FOUND;
-    const id = name.slice('rules/'.length);
-    if (!/^[1-9][0-9]{0,15}$/.test(id) || !faults.removeRule(Number(id))) throw new FaultError(`no fault rule with id '${id}'`);
-    return null;
-  }
-  if (name === 'endpoints') return method === 'GET' ? faults.endpoints() : NOT_FOUND;
-  if (method !== 'POST') return NOT_FOUND;
-  const call = faultMethod(name);
-  if (call === undefined) throw new FaultError(`unknown fault method '${name}'; known: ${Object.keys(FAULT_METHODS).join(', ')}`);
-  return call.invoke(faults, argumentsOf(body, call.args));
+/** An unknown route; under faults/ and market/ the message lists the known methods. */
+function notFoundMessage(method: string, path: string): string {
+  const route = path.slice(CONTROL_PREFIX.length);
+  const base = `unknown control route: ${method} ${path}`;
+  if (route.startsWith('faults/')) return `${base} (unknown fault method '${route.slice(7, 60)}'; known: ${Object.keys(FAULT_METHODS).join(', ')}; see GET /sim/v1/openapi.json)`;
+  if (route.startsWith('market/')) return `${base} (unknown market method '${route.slice(7, 60)}'; known: ${Object.keys(MARKET_ARGUMENTS).join(', ')})`;
+  return `${base}; see GET /sim/v1/openapi.json`;
+}
+
+/** The body as the route takes it: named arguments (unknown names refused), a JSON object, or nothing. */
+function argumentsFor(route: ControlRoute, body: string): Record<string, unknown> {
+  if (route.method === 'GET') return {};
+  if (route.body === 'object') return jsonBody(body, 'the body must be a JSON object (the fault rule)');
+  if (route.body === 'none') return namedArguments(body, []);
+  const names = route.body.args.map((a) => a.name);
+  return route.body.optionalArgs === true ? namedArguments(body, names) : argumentsOf(body, names);
 }
 
 /** The JSON body's named arguments; missing or unknown names are refused. */
@@ -203,12 +165,12 @@ function argumentsOf(body: string, names: readonly string[]): Record<string, unk
 function namedArguments(body: string, names: readonly string[]): Record<string, unknown> {
   const given = jsonBody(body, 'the body must be a JSON object of named arguments');
   const unknown = Object.keys(given).filter((k) => !names.includes(k));
-  if (unknown.length > 0) throw new FaultError(`unknown argument '${unknown[0]}'; expected ${names.length === 0 ? 'none' : names.join(', ')}`);
+  if (unknown.length > 0) throw new FaultError(`unknown argument '${unknown[0]!.slice(0, 60)}'; expected ${names.length === 0 ? 'none' : names.join(', ')}`);
   return given;
 }
 
 /** The body as a JSON object (empty = {}); anything else is refused with `refusal`. */
-function jsonBody(body: string, refusal = 'the body must be a JSON object (the fault rule)'): Record<string, unknown> {
+function jsonBody(body: string, refusal: string): Record<string, unknown> {
   let parsed: unknown = {};
   if (body.trim() !== '') {
     try {

@@ -146,8 +146,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** A JSON answer without CORS headers (the control API: no page on another origin may read it). */
-export function sendJsonWithoutCors(res: ServerResponse, status: number, body: unknown): void {
-  writeJson(res, status, jsonText(body), [], false, JSON_ONLY_HEADERS);
+export function sendJsonWithoutCors(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const extra: string[] = [];
+  for (const name in headers) extra.push(name, headers[name]!);
+  writeJson(res, status, jsonText(body), extra, false, JSON_ONLY_HEADERS);
 }
 
 const JSON_ONLY_HEADERS: readonly string[] = ['Content-Type', 'application/json;charset=UTF-8'];

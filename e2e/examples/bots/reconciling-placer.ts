@@ -26,7 +26,8 @@ export interface KnownOrder {
 
 /** What the bot needs of a WS API client (the spot-sim client's WsApiClient fits). */
 export interface OrderApi {
-  placeOrder(params: PlaceParams): Promise<KnownOrder>;
+  /** RESULT: the reply carries the order's status (an ACK would not). */
+  placeOrder(params: PlaceParams & { readonly newOrderRespType: 'RESULT' }): Promise<KnownOrder>;
   orderStatus(params: { symbol: string; origClientOrderId: string }): Promise<KnownOrder>;
 }
 
@@ -54,7 +55,7 @@ export class ReconcilingPlacer {
     const maxPlacements = this.options.maxPlacements ?? 2;
     for (let placements = 1; ; placements++) {
       this.journal.push(`place ${id}`);
-      const reply = await this.within(this.api.placeOrder(params), this.options.replyTimeoutMs);
+      const reply = await this.within(this.api.placeOrder({ ...params, newOrderRespType: 'RESULT' }), this.options.replyTimeoutMs);
       if (reply !== TIMED_OUT) {
         this.journal.push(`reply: order ${reply.orderId} ${reply.status}`);
         return { order: reply, via: 'reply', placements };

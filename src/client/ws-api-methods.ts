@@ -1,0 +1,195 @@
+// A typed helper for every WS API method the simulator serves (its endpoint table; spec 4.3):
+// names follow the REST client's where both have the operation (`exchangeInfo`, `bookTicker`,
+// `testOrder`, `cancelReplace`, ...), each documented with its method name. `ws-api.test.ts`
+// checks that every WS method of the endpoint table has a helper here.
+
+import type { ParamValue } from './signing.ts';
+import { withClientOrderId } from './order-ids.ts';
+import { WsApiConnection, type WsApiParams } from './ws-api.ts';
+import type {
+  Account,
+  AccountCommission,
+  AllOrdersParams,
+  AmendParams,
+  AmendResult,
+  BookTicker,
+  CancelledOrder,
+  CancelReplaceParams,
+  CancelReplaceResult,
+  Depth,
+  ExchangeInfo,
+  MyTrade,
+  MyTradesParams,
+  NewOrderParams,
+  NewOrderReply,
+  Order,
+  OrderRef,
+  RateLimitCount,
+  SessionStatus,
+  TestOrderResult,
+} from './types.ts';
+
+/** Which WS API method each helper calls (the test checks it covers the endpoint table). */
+export const WS_HELPERS = {
+  ping: 'ping',
+  time: 'time',
+  exchangeInfo: 'exchangeInfo',
+  depth: 'depth',
+  bookTicker: 'ticker.book',
+  account: 'account.status',
+  commission: 'account.commission',
+  placeOrder: 'order.place',
+  testOrder: 'order.test',
+  orderStatus: 'order.status',
+  cancelOrder: 'order.cancel',
+  cancelReplace: 'order.cancelReplace',
+  amendKeepPriority: 'order.amend.keepPriority',
+  openOrders: 'openOrders.status',
+  cancelAll: 'openOrders.cancelAll',
+  myTrades: 'myTrades',
+  allOrders: 'allOrders',
+  orderRateLimit: 'account.rateLimits.orders',
+  sessionLogon: 'session.logon',
+  sessionStatus: 'session.status',
+  sessionLogout: 'session.logout',
+  sessionSubscriptions: 'session.subscriptions',
+  subscribeUserDataSession: 'userDataStream.subscribe',
+  subscribeUserData: 'userDataStream.subscribe.signature',
+  unsubscribeUserData: 'userDataStream.unsubscribe',
+} as const;
+
+function params(p: object): WsApiParams {
+  return p as Record<string, ParamValue>;
+}
+
+/** One WS API connection with a typed helper per method; `call()`/`send()` for anything else. */
+export class WsApiClient extends WsApiConnection {
+  /** `ping`: resolves to `{}`. */
+  ping(): Promise<Record<string, never>> {
+    return this.call('ping');
+  }
+
+  /** `time`: the server time. */
+  time(): Promise<{ serverTime: number }> {
+    return this.call('time');
+  }
+
+  /** `exchangeInfo`: symbols with their filters, rate limits and precisions. */
+  exchangeInfo(p: { symbol?: string; symbols?: string[] } = {}): Promise<ExchangeInfo> {
+    return this.call('exchangeInfo', { symbol: p.symbol, symbols: p.symbols && JSON.stringify(p.symbols) });
+  }
+
+  /** `depth`: an order-book snapshot. */
+  depth(p: { symbol: string; limit?: number }): Promise<Depth> {
+    return this.call('depth', p);
+  }
+
+  /** `ticker.book`: best bid and ask of one symbol, or of several / all. */
+  bookTicker(p: { symbol: string }): Promise<BookTicker>;
+  bookTicker(p?: { symbols?: string[] }): Promise<BookTicker[]>;
+  bookTicker(p: { symbol?: string; symbols?: string[] } = {}): Promise<BookTicker | BookTicker[]> {
+    return this.call('ticker.book', { symbol: p.symbol, symbols: p.symbols && JSON.stringify(p.symbols) });
+  }
+
+  /** `account.status`: balances and commission rates. */
+  account(p: { omitZeroBalances?: boolean } = {}): Promise<Account> {
+    return this.call('account.status', p);
+  }
+
+  /** `account.commission`: the account's commission rates for a symbol. */
+  commission(p: { symbol: string }): Promise<AccountCommission> {
+    return this.call('account.commission', p);
+  }
+
+  /**
+   * `order.place`: places an order. The reply type follows `newOrderRespType` (ACK, RESULT or
+   * FULL; default FULL for LIMIT and MARKET, ACK otherwise); a union gives the union of replies.
+   * A `newClientOrderId` is generated when not given, and a timeout reports it.
+   */
+  placeOrder<P extends NewOrderParams>(p: P): Promise<NewOrderReply<P>> {
+    return this.call('order.place', params(withClientOrderId(p)));
+  }
+
+  /** `order.test`: validates an order like placeOrder without placing it. */
+  testOrder(p: NewOrderParams & { computeCommissionRates?: boolean }): Promise<TestOrderResult> {
+    return this.call('order.test', params(p));
+  }
+
+  /** `order.status`: one order by `orderId` or `origClientOrderId`. */
+  orderStatus(p: OrderRef): Promise<Order> {
+    return this.call('order.status', params(p));
+  }
+
+  /** `order.cancel`: cancels an open order by `orderId` or `origClientOrderId`. */
+  cancelOrder(p: OrderRef & { newClientOrderId?: string }): Promise<CancelledOrder> {
+    return this.call('order.cancel', params(p));
+  }
+
+  /** `order.cancelReplace`: cancels an order and places a new one (its `newClientOrderId` generated when not given). */
+  cancelReplace(p: CancelReplaceParams): Promise<CancelReplaceResult> {
+    return this.call('order.cancelReplace', params(withClientOrderId(p)));
+  }
+
+  /** `order.amend.keepPriority`: lowers an open order's quantity, keeping its place in the queue. */
+  amendKeepPriority(p: AmendParams): Promise<AmendResult> {
+    return this.call('order.amend.keepPriority', params(p));
+  }
+
+  /** `openOrders.status`: the account's open orders, of one symbol or all. */
+  openOrders(p: { symbol?: string } = {}): Promise<Order[]> {
+    return this.call('openOrders.status', p);
+  }
+
+  /** `openOrders.cancelAll`: cancels every open order of a symbol. */
+  cancelAll(p: { symbol: string }): Promise<CancelledOrder[]> {
+    return this.call('openOrders.cancelAll', p);
+  }
+
+  /** `myTrades`: the account's trades of a symbol. */
+  myTrades(p: MyTradesParams): Promise<MyTrade[]> {
+    return this.call('myTrades', params(p));
+  }
+
+  /** `allOrders`: the account's orders of a symbol, oldest first (ended ones with `ended_orders = "keep"`, docs/order-history.md). */
+  allOrders(p: AllOrdersParams): Promise<Order[]> {
+    return this.call('allOrders', params(p));
+  }
+
+  /** `account.rateLimits.orders`: the unfilled-order counts against the order rate limits. */
+  orderRateLimit(): Promise<RateLimitCount[]> {
+    return this.call('account.rateLimits.orders');
+  }
+
+  /** `session.logon` (Ed25519 accounts: needs `credentials.ed25519PrivateKey`): later requests need no signature. */
+  sessionLogon(): Promise<SessionStatus> {
+    if (this.options.credentials.ed25519PrivateKey === undefined) {
+      return Promise.reject(new TypeError('session.logon needs an Ed25519 account: pass credentials.ed25519PrivateKey'));
+    }
+    return this.call('session.logon');
+  }
+
+  /** `session.status`: whether the connection is logged on, and since when. */
+  sessionStatus(): Promise<SessionStatus> {
+    return this.call('session.status');
+  }
+
+  /** `session.logout`: forgets the logon. */
+  sessionLogout(): Promise<SessionStatus> {
+    return this.call('session.logout');
+  }
+
+  /** `session.subscriptions`: the connection's active user-data subscriptions. */
+  sessionSubscriptions(): Promise<{ subscriptionId: number }[]> {
+    return this.call('session.subscriptions');
+  }
+
+  /** `userDataStream.subscribe` (unsigned: needs a logged-on session); returns its id. Events: use `subscribeUserData()` for a typed stream. */
+  subscribeUserDataSession(): Promise<{ subscriptionId: number }> {
+    return this.call('userDataStream.subscribe');
+  }
+
+  /** `userDataStream.unsubscribe`: one subscription by id, or every one of the connection. */
+  unsubscribeUserData(p: { subscriptionId?: number } = {}): Promise<Record<string, never>> {
+    return this.call('userDataStream.unsubscribe', p);
+  }
+}
