@@ -3,10 +3,12 @@
 //   README's first fixture example runs unchanged in each (a path or link install is a symlink,
 //   and spot-sim/fixture must still use the project's own @playwright/test);
 // - every TypeScript block of README.md and docs/*.md type-checks against the packed package
-//   in a strict consumer project, and the fixture examples (blocks named `// tests/...`) pass.
+//   in a strict consumer project, and the fixture examples (blocks named `// tests/...`) pass;
+// - the Vitest example (examples/vitest) passes with the packed package: a runner other than
+//   Playwright drives the exchange through connectSimulator.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { allDocBlocks, tsBlocks, type DocBlock } from './doc-blocks.ts';
 import { pack, REPO, removeScratch, repoVersion, run, scratchRoot, type Packed } from './scratch.ts';
@@ -120,4 +122,18 @@ test('every TypeScript block of README.md and docs/ type-checks against the pack
     assert.equal(result.unexpected, 0, result.output);
     assert.ok(result.expected > 0, result.output);
   }
+});
+
+test('the Vitest example passes with the packed package (connectSimulator, no Playwright)', () => {
+  const dir = join(root, 'vitest');
+  cpSync(join(REPO, 'examples', 'vitest'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  manifest.devDependencies['spot-sim'] = `file:${packed.tarball}`;
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const install = run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir, { timeoutMs: 240_000 });
+  assert.equal(install.status, 0, `npm install:\n${install.stdout}\n${install.stderr}`);
+  const result = run(NPX, ['vitest', 'run', '--reporter=verbose'], dir, { timeoutMs: 180_000, env: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' } });
+  assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
+  assert.match(result.stdout, /Tests\s+\d+ passed/);
+  assert.doesNotMatch(result.stdout, /\d+ failed/);
 });
