@@ -12,6 +12,10 @@
 // A secret in a browser page is for a local test exchange only; a production app keeps it in
 // its backend (see examples/order-backend).
 
+// ---- order history panel (issue 25): its own module, wired in the blocks marked like this ----
+import { createOrderHistory } from './order-history.js';
+// ---- end order history ----
+
 const ENDPOINTS = {
   rest: 'https://api.binance.com',
   streams: 'wss://stream.binance.com:9443',
@@ -422,6 +426,7 @@ async function cancelOrder(orderId, button) {
 }
 
 function onExecutionReport(e) {
+  orderHistory.onExecutionReport(e); // ---- order history ----
   if (e.s !== cfg.symbol) return;
   upsertOrder({ symbol: e.s, orderId: e.i, side: e.S, type: e.o, price: e.p, origQty: e.q, executedQty: e.z, status: e.X });
   if (e.x === 'TRADE') {
@@ -460,6 +465,7 @@ function connectUser() {
         user.attempts = 0;
         setState('user-state', 'live');
         refreshOpenOrders(); // anything that happened while not subscribed
+        orderHistory.refresh(); // ---- order history ----
       } else {
         setState('user-state', 'refused', `${frame.error?.msg} (code ${frame.error?.code})`);
       }
@@ -474,6 +480,10 @@ function connectUser() {
     setTimeout(connectUser, delay);
   };
 }
+
+// ---- order history panel (issue 25) ----
+const orderHistory = createOrderHistory({ api, symbol: cfg.symbol, px, qty, el, clock });
+// ---- end order history ----
 
 // ------------------------------------------------------------------ start
 

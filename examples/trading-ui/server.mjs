@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 const FILES = { '/': 'index.html', '/index.html': 'index.html', '/app.js': 'app.js', '/chart.js': 'chart.js', '/style.css': 'style.css' };
 // The candle chart's library (npm `lightweight-charts`, Apache-2.0), its standalone browser build.
 FILES['/lightweight-charts.js'] = new URL('lightweight-charts.standalone.production.js', import.meta.resolve('lightweight-charts'));
+FILES['/order-history.js'] = 'order-history.js'; // order history panel (issue 25)
 const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const env = process.env;
 const settings = {

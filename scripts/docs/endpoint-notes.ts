@@ -57,4 +57,5 @@ export const ENDPOINT_NOTES: Readonly<Record<string, EndpointNote>> = {
   'openOrders.status': { summary: 'The account\'s open orders, of one symbol or all.', params: `symbol?, ${SIGNED}`, weight: '6 with symbol, 80 without' },
   'openOrders.cancelAll': { summary: 'Cancel every open order of a symbol.', params: `symbol, ${SIGNED}` },
   myTrades: { summary: 'The account\'s trades of a symbol.', params: `symbol, orderId?, startTime?, endTime?, fromId?, limit? (default 500, max 1000), ${SIGNED}`, weight: '20, or 5 with orderId' },
+  allOrders: { summary: 'The account\'s orders of a symbol, oldest first: open ones, and ended ones with `ended_orders = "keep"` (docs/order-history.md).', params: `symbol, orderId?, startTime?, endTime? (at most 24 h apart), limit? (default 500, max 1000), ${SIGNED}` },
 };

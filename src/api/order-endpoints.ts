@@ -1,5 +1,6 @@
 // The order endpoints of the one endpoint table (ARCHITECTURE rule 3): placing, testing,
-// querying, cancelling, replacing and amending orders, open orders and the account's trades.
+// querying, cancelling, replacing and amending orders, open orders, the order history and the
+// account's trades.
 // Each handler reads its wire fields and calls one operation of orders.ts (parse, then one
 // command to the core); the events of the command travel with the reply.
 
@@ -8,7 +9,7 @@ import { apiError, ApiError } from '../core/errors.ts';
 import { formatScaled } from '../core/units.ts';
 import type { Endpoint, HandlerContext } from './endpoint-types.ts';
 import type { PlaceOrderFields } from './order-params.ts';
-import { amendOrder, cancelAllOrders, cancelOnly, cancelOrder, cancelReplace, getOrder, myTrades, openOrders, placeOrder, testOrder } from './orders.ts';
+import { allOrders, amendOrder, cancelAllOrders, cancelOnly, cancelOrder, cancelReplace, getOrder, myTrades, openOrders, placeOrder, testOrder } from './orders.ts';
 import type { Params } from './params.ts';
 
 const RESP_TYPES = new Set(['ACK', 'RESULT', 'FULL']);
@@ -228,6 +229,25 @@ export const ORDER_ENDPOINTS = [
       });
       if (trades instanceof ApiError) throw trades;
       return trades.map((t) => ctx.service.wire.myTrade(t));
+    },
+  },
+  {
+    // API.md section 10: open and kept ended orders, rows as GET order.
+    id: 'allOrders',
+    rest: { method: 'GET', path: '/api/v3/allOrders' },
+    ws: 'allOrders',
+    security: 'SIGNED',
+    weight: () => 20,
+    run: (ctx, p) => {
+      const views = allOrders(ctx.exchange, {
+        symbol: p.required('symbol'),
+        orderId: p.int('orderId'),
+        startTime: p.int('startTime'),
+        endTime: p.int('endTime'),
+        limit: p.int('limit'),
+      });
+      if (views instanceof ApiError) throw views;
+      return views.map((v) => ctx.service.wire.order(v));
     },
   },
 ] as const satisfies readonly Endpoint[];

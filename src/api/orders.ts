@@ -6,7 +6,8 @@
 import type { AmendResult, CancelReplaceResult, CancelResult, Outcome, PlaceResult } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { accountTrades, findOpenOrder, placementError, openOrders as openOrderViews, openOrderSymbolIndex } from '../core/queries.ts';
+import { accountTrades, allOrders as allOrderViews, findOrder, placementError, openOrders as openOrderViews, openOrderSymbolIndex } from '../core/queries.ts';
+import { ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT } from '../core/order-history-query.ts';
 import { MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT } from '../core/trade-log.ts';
 import type { AccountTrade, OrderView } from '../core/types.ts';
 import {
@@ -100,10 +101,53 @@ export function openOrders(core: Exchange, symbol?: string): OrderView[] | ApiEr
   return openOrderViews(core.state, symbol);
 }
 
-/** GET order: an open order by id or client id; ended orders are forgotten (-2013). */
+/** GET order: an open order by id or client id; an ended one with ended_orders = "keep", else -2013. */
 export function getOrder(core: Exchange, symbol: string | undefined, orderId?: number, origClientOrderId?: string): OrderView | ApiError {
   const ref = parseOrderRef({ symbol, orderId, origClientOrderId }, lookupOf(core));
-  return ref instanceof ApiError ? ref : findOpenOrder(core.state, ref);
+  return ref instanceof ApiError ? ref : findOrder(core.state, ref);
+}
+
+export interface AllOrdersQueryFields {
+  readonly symbol?: string;
+  readonly orderId?: number;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly limit?: number;
+}
+
+/**
+ * allOrders (API.md section 10): open and kept orders of the symbol. `orderId` goes with a time
+ * window without -1128: the reference ignores it then (web-socket-api.md "Account order history").
+ */
+export function allOrders(core: Exchange, query: AllOrdersQueryFields): OrderView[] | ApiError {
+  const inst = parseSymbol(query.symbol, lookupOf(core));
+  if (inst instanceof ApiError) return inst;
+  const window = timeWindow(query.startTime, query.endTime);
+  if (window instanceof ApiError) return window;
+  const limit = cappedLimit(query.limit, ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT);
+  if (limit instanceof ApiError) return limit;
+  return allOrderViews(core.state, inst.index, { orderId: query.orderId, ...window, limit });
+}
+
+/**
+ * startTime / endTime of the history queries (myTrades, allOrders): ms or µs like timestamp
+ * (binance-facts §1.1), end not before start, at most 24 hours apart (-1127).
+ */
+function timeWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
+  const ms = (t: number | undefined) => (t !== undefined && t > MICROSECOND_THRESHOLD ? Math.floor(t / 1000) : t);
+  const start = ms(startTime);
+  const end = ms(endTime);
+  if (start !== undefined && end !== undefined) {
+    if (end < start) return apiError('INVALID_PARAMETER', 'endTime');
+    if (end - start > DAY_MS) return apiError('LOOKUP_INTERVAL_TOO_BIG', 24);
+  }
+  return { startTime: start, endTime: end };
+}
+
+/** `limit`: at least 1, the default when absent, capped at the maximum. */
+function cappedLimit(limit: number | undefined, defaultLimit: number, maxLimit: number): number | ApiError {
+  if (limit !== undefined && limit < 1) return apiError('INVALID_PARAMETER', 'limit');
+  return Math.min(limit ?? defaultLimit, maxLimit);
 }
 
 export interface TradesQueryFields {
@@ -117,19 +161,14 @@ export interface TradesQueryFields {
 
 /** myTrades (spec 4.1 rule 1, binance-facts §3.14). */
 export function myTrades(core: Exchange, query: TradesQueryFields): AccountTrade[] | ApiError {
-  // binance-facts §1.1: startTime and endTime are accepted in ms or µs, like timestamp.
-  const ms = (t: number | undefined) => (t !== undefined && t > MICROSECOND_THRESHOLD ? Math.floor(t / 1000) : t);
-  const q = { ...query, startTime: ms(query.startTime), endTime: ms(query.endTime) };
-  const inst = parseSymbol(q.symbol, lookupOf(core));
+  const inst = parseSymbol(query.symbol, lookupOf(core));
   if (inst instanceof ApiError) return inst;
-  const hasRange = q.startTime !== undefined || q.endTime !== undefined;
-  if (q.fromId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
-  if (q.orderId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
-  if (q.startTime !== undefined && q.endTime !== undefined) {
-    if (q.endTime < q.startTime) return apiError('INVALID_PARAMETER', 'endTime');
-    if (q.endTime - q.startTime > DAY_MS) return apiError('LOOKUP_INTERVAL_TOO_BIG', 24);
-  }
-  if (q.limit !== undefined && q.limit < 1) return apiError('INVALID_PARAMETER', 'limit');
-  const limit = Math.min(q.limit ?? MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT);
-  return accountTrades(core.state, inst.symbol, { ...q, limit });
+  const hasRange = query.startTime !== undefined || query.endTime !== undefined;
+  if (query.fromId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
+  if (query.orderId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
+  const window = timeWindow(query.startTime, query.endTime);
+  if (window instanceof ApiError) return window;
+  const limit = cappedLimit(query.limit, MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT);
+  if (limit instanceof ApiError) return limit;
+  return accountTrades(core.state, inst.symbol, { ...query, ...window, limit });
 }

@@ -12,6 +12,7 @@ import { hmacHex, queryString, type ParamValue } from './signing.ts';
 import type {
   Account,
   AccountCommission,
+  AllOrdersParams,
   AmendParams,
   AmendResult,
   BookTicker,
@@ -231,6 +232,14 @@ export class RestClient {
   /** GET /api/v3/myTrades (SIGNED): the account's trades of a symbol (filters: orderId, fromId, time range, limit). */
   myTrades(params: MyTradesParams): Promise<MyTrade[]> {
     return this.call('myTrades', { ...params });
+  }
+
+  /**
+   * GET /api/v3/allOrders (SIGNED, weight 20): the account's orders of a symbol, oldest first:
+   * open ones, and ended ones when the simulator keeps them (`ended_orders = "keep"`).
+   */
+  allOrders(params: AllOrdersParams): Promise<Order[]> {
+    return this.call('allOrders', { ...params });
   }
 
   /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */

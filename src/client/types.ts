@@ -61,6 +61,18 @@ export interface OrderRef {
   origClientOrderId?: string;
 }
 
+/**
+ * allOrders filters (docs/order-history.md): `orderId` gives the orders with ids >= it; a time window
+ * (at most 24 h, by each order's last update) takes precedence over it; limit 1..1000, default 500.
+ */
+export interface AllOrdersParams {
+  symbol: string;
+  orderId?: number;
+  startTime?: number;
+  endTime?: number;
+  limit?: number;
+}
+
 export interface Fill extends FillWire {}
 
 export interface OrderAck extends OrderAckWire {}

@@ -9,6 +9,7 @@ import { WsApiConnection, type WsApiParams } from './ws-api.ts';
 import type {
   Account,
   AccountCommission,
+  AllOrdersParams,
   AmendParams,
   AmendResult,
   BookTicker,
@@ -47,6 +48,7 @@ export const WS_HELPERS = {
   openOrders: 'openOrders.status',
   cancelAll: 'openOrders.cancelAll',
   myTrades: 'myTrades',
+  allOrders: 'allOrders',
   orderRateLimit: 'account.rateLimits.orders',
   sessionLogon: 'session.logon',
   sessionStatus: 'session.status',
@@ -157,6 +159,11 @@ export class WsApiClient extends WsApiConnection {
   /** `myTrades`: the account's trades of a symbol. */
   myTrades(p: MyTradesParams): Promise<MyTrade[]> {
     return this.call('myTrades', params(p));
+  }
+
+  /** `allOrders`: the account's orders of a symbol, oldest first (ended ones with `ended_orders = "keep"`, docs/order-history.md). */
+  allOrders(p: AllOrdersParams): Promise<Order[]> {
+    return this.call('allOrders', params(p));
   }
 
   /** `account.rateLimits.orders`: the unfilled-order counts against the order rate limits. */

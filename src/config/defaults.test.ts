@@ -31,6 +31,8 @@ test('the embedded default matches API.md section 2', () => {
   assert.deepEqual(sim.account, {
     api_key: DEFAULT_API_KEY,
     api_secret: DEFAULT_API_SECRET,
+    ended_orders: 'forget',
+    max_ended_orders: 100000,
     balances: { BTC: '100', ETH: '100', USDT: '10000000' },
   });
   assert.deepEqual(sim.fees, { maker_bps: '1', taker_bps: '4' });

@@ -40,6 +40,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze<Config>({
     account: {
       api_key: DEFAULT_API_KEY,
       api_secret: DEFAULT_API_SECRET,
+      ended_orders: 'forget',
+      max_ended_orders: 100000,
       // Spec 2.3: 100 of each base asset, 10,000,000 of the quote asset.
       balances: { BTC: '100', ETH: '100', USDT: '10000000' },
     },

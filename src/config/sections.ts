@@ -17,7 +17,10 @@ import {
   readToken,
 } from './fields.ts';
 import { optional, readRawTable, readTable, required, tableReader, type TableResult } from './table.ts';
-import type { ClockMode, DepthSnapshotMode, NetBackend } from './types.ts';
+import type { ClockMode, DepthSnapshotMode, EndedOrdersMode, NetBackend } from './types.ts';
+
+/** Upper bound of `sim.account.max_ended_orders`: ten million kept orders, a few GB at most. */
+export const MAX_ENDED_ORDERS = 10_000_000;
 
 const port = readInteger({ min: 0, max: 65535 });
 /** Periods handed to Node timers: at least `min`, at most what a timer can hold. */
@@ -46,6 +49,11 @@ export const ENGINE_SPEC = {
 export const ACCOUNT_SPEC = {
   api_key: required(readToken),
   api_secret: required(readToken),
+  // API.md section 10: "forget" is spec 2.4 (an ended order answers -2013); "keep" keeps them.
+  ended_orders: required(readOneOf<EndedOrdersMode>(['forget', 'keep'])),
+  // Bounded so a typo cannot ask for more kept orders than a test machine's memory holds
+  // (docs/order-history.md: a few hundred bytes each).
+  max_ended_orders: required(readInteger({ min: 1, max: MAX_ENDED_ORDERS })),
   ed25519_public_key_file: optional(readNonEmptyString),
   balances: required(readRawTable),
 };

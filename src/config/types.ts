@@ -25,9 +25,16 @@ export interface SymbolOverrides {
   readonly max_notional?: string;
 }
 
+/** "forget": spec 2.4, ended orders answer -2013; "keep": they stay queryable (API.md 10). */
+export type EndedOrdersMode = 'forget' | 'keep';
+
 export interface AccountConfig {
   readonly api_key: string;
   readonly api_secret: string;
+  /** API.md section 10: what happens to an order that ended (FILLED, CANCELED, EXPIRED...). */
+  readonly ended_orders: EndedOrdersMode;
+  /** With "keep": how many ended orders stay queryable; the oldest beyond it are forgotten. */
+  readonly max_ended_orders: number;
   readonly ed25519_public_key_file?: string;
   /** Every asset of the active instruments, with its starting balance as a decimal string. */
   readonly balances: Readonly<Record<string, string>>;

@@ -303,3 +303,16 @@ test('several bad keys are reported together in one ConfigError, one per line', 
   for (const path of paths) assert.equal(lines.filter((line) => line.startsWith(`  ${path}: `)).length, 1, path);
   assert.ok(lines.includes('  sim.port: expected an integer from 0 to 65535, got 70000'));
 });
+
+test('order history: ended_orders is "forget" or "keep"; max_ended_orders a whole number from 1 to 10,000,000', () => {
+  const account = (values: Record<string, unknown>) => sim({ account: values });
+  assertOnlyProblem(account({ ended_orders: 'remember' }), 'sim.account.ended_orders', /"forget" or "keep"/);
+  assertOnlyProblem(account({ ended_orders: true }), 'sim.account.ended_orders', /"forget" or "keep"/);
+  assertOnlyProblem(account({ max_ended_orders: 0 }), 'sim.account.max_ended_orders', /integer/);
+  assertOnlyProblem(account({ max_ended_orders: 1.5 }), 'sim.account.max_ended_orders', /integer/);
+  assertOnlyProblem(account({ max_ended_orders: 10_000_001 }), 'sim.account.max_ended_orders', /integer/);
+  assertOnlyProblem(account({ max_ended_orders: '100' }), 'sim.account.max_ended_orders', /integer/);
+  const config = resolveConfig(account({ ended_orders: 'keep', max_ended_orders: 10 }));
+  assert.equal(config.sim.account.ended_orders, 'keep');
+  assert.equal(config.sim.account.max_ended_orders, 10);
+});

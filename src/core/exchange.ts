@@ -21,6 +21,7 @@ import { buildMarkets, type Instrument, type Markets } from './markets.ts';
 import { Matcher } from './matcher.ts';
 import { MarketData, NO_HISTORY } from './market-data.ts';
 import type { MarketHistory } from './market-history.ts';
+import { OrderHistory } from './order-history.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
@@ -34,6 +35,7 @@ export class Exchange {
   readonly state: CoreState;
   private readonly events = new EventQueue();
   private readonly registry: OrderRegistry;
+  private readonly history: OrderHistory;
   private readonly matcher: Matcher;
   private readonly desk: AccountDesk;
   private readonly generator: CounterpartyGenerator;
@@ -55,32 +57,35 @@ export class Exchange {
     readonly config: Config,
     readonly startTime: number,
     /** Public market data before the start (market-history.ts); shared, never changed. */
-    history?: MarketHistory,
+    marketHistory?: MarketHistory,
   ) {
     const markets = buildMarkets(config);
     this.markets = markets;
     const instruments = markets.instruments;
     this.marketData = new MarketData(
-      instruments.map((_, i) => history?.symbols[i] ?? NO_HISTORY),
+      instruments.map((_, i) => marketHistory?.symbols[i] ?? NO_HISTORY),
       config.sim.history.max_trades_per_symbol,
     );
     // Live trade ids follow the history's (API.md 9 decisions).
     for (const inst of instruments) inst.lastTradeId = this.marketData.of(inst.index).lastTradeId;
     this.registry = new OrderRegistry(instruments.length);
+    const { ended_orders, max_ended_orders } = config.sim.account;
+    this.history = new OrderHistory(instruments.map((inst) => inst.symbol), ended_orders === 'keep' ? max_ended_orders : 0);
     this.matcher = new Matcher(instruments, this.registry, this.events, this.marketData);
     const ledger = new Ledger(markets.startBalances, markets.assetDecimals);
     const tradeLog = new TradeLog();
     const seed = config.sim.seed;
-    this.desk = new AccountDesk(markets, this.matcher, this.registry, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0));
+    this.desk = new AccountDesk(markets, this.matcher, this.registry, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history);
     this.matcher.connect(this.desk);
     this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
-    const { registry, matcher, desk, generator } = this;
+    const { registry, history, matcher, desk, generator } = this;
     this.state = {
       markets,
       books: matcher.books,
       depth: matcher.depth,
       orders: registry.orders,
       clientIds: registry.clientIds,
+      history,
       counterpartyResting: registry.counterpartyResting,
       ledger,
       tradeLog,
@@ -93,7 +98,7 @@ export class Exchange {
 
     // A kline CSV's history: the latent mid starts at its last close (API.md section 9).
     for (const inst of instruments) {
-      const close = history?.lastClose[inst.index];
+      const close = marketHistory?.lastClose[inst.index];
       if (close !== undefined && close > 0) this.generator.setLatentMid(inst.index, close);
     }
     this.generator.seed(this);

@@ -8,6 +8,7 @@ import { findAccountOrder } from './order-registry.ts';
 import type { CoreState } from './state.ts';
 import type { TradeQuery } from './trade-log.ts';
 import type { AccountTrade, AssetBalance, DepthSnapshot, OrderView, Touch } from './types.ts';
+export { allOrders, type OrderHistoryQuery } from './order-history-query.ts';
 
 export function balances(s: CoreState): AssetBalance[] {
   return s.ledger.assets().map((asset) => s.ledger.snapshot(asset));
@@ -40,10 +41,22 @@ export function openOrderCount(s: CoreState): number {
   return n;
 }
 
-/** GET order: an open order by id or client id; ended orders are forgotten (-2013). */
-export function findOpenOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
+/**
+ * GET order / order.status: an open order by id or client id, else (ended_orders = "keep",
+ * API.md section 10) a kept ended order; forgotten orders answer -2013 (spec 2.4). A client id
+ * finds the most recent order that had it: the open one if any (an id is reused only once its
+ * order ended), else the last kept one.
+ */
+export function findOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
   const found = findAccountOrder(s.orders, s.clientIds, ref, 'NO_SUCH_ORDER');
-  return found instanceof ApiError ? found : found.account!.view();
+  if (!(found instanceof ApiError)) return found.account!.view();
+  if (found.name !== 'NO_SUCH_ORDER' || !s.history.keeps) return found;
+  const { orderId, origClientOrderId } = ref;
+  const kept = orderId !== undefined ? s.history.byId(ref.symbolIndex, orderId) : s.history.byClientOrderId(ref.symbolIndex, origClientOrderId!);
+  if (kept === undefined) return found;
+  // binance-facts §3.8: with both ids the id decides and a client id that does not match is -2039.
+  if (orderId !== undefined && origClientOrderId !== undefined && kept.clientOrderId !== origClientOrderId) return apiError('CLIENT_ORDER_ID_MISMATCH');
+  return kept;
 }
 
 /** The symbol index of an open account order (the fault `fillOpenOrder` parses its qty by it). */

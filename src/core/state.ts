@@ -6,6 +6,7 @@ import type { Order, SymbolBook } from './book.ts';
 import type { DepthAggregator } from './depth-aggregator.ts';
 import type { Ledger } from './ledger.ts';
 import type { Markets } from './markets.ts';
+import type { OrderHistory } from './order-history.ts';
 import type { TradeLog } from './trade-log.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface CoreState {
   readonly orders: { get(key: number): Order | undefined; readonly size: number };
   /** The account's open orders per symbol by client order id. */
   readonly clientIds: readonly ReadonlyMap<string, Order>[];
+  /** The account's ended orders, when `ended_orders = "keep"` (API.md section 10). */
+  readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientOrderId' | 'view' | 'updateTime' | 'forward' | 'backward'>;
   /** The counterparty's resting orders per symbol. */
   readonly counterpartyResting: readonly (readonly Order[])[];
   readonly ledger: Pick<Ledger, 'assets' | 'get' | 'snapshot'>;

@@ -155,6 +155,7 @@ const REST_PATHS = [
   '/api/v3/ping', '/api/v3/time', '/api/v3/exchangeInfo', '/api/v3/depth', '/api/v3/ticker/bookTicker', '/api/v3/account',
   '/api/v3/account/commission', '/api/v3/order', '/api/v3/order/test', '/api/v3/order/cancelReplace',
   '/api/v3/order/amend/keepPriority', '/api/v3/openOrders', '/api/v3/myTrades', '/api/v3/userDataStream',
+  '/api/v3/allOrders',
   '/api/v3/rateLimit/order', '/api/v3/nope', '/', '/api/v3/order/',
 ];
 

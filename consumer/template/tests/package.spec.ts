@@ -36,4 +36,6 @@ test('next() narrows to the event type and faults act on the worker exchange', a
   const report = await user.next('executionReport');
   expect(report.i).toBe(order.orderId);
   expect(report.x).toBe('NEW');
+  // allOrders (API.md section 10) from the packed client: the open order is listed.
+  expect((await client.rest.allOrders({ symbol: 'BTCUSDT' })).map((o) => o.orderId)).toContain(order.orderId);
 });
