@@ -1,4 +1,5 @@
 // `npm run docs`: writes docs/reference/*.md from the sources they describe (the endpoint table,
+// the stream names,
 // the configuration schema and its commented default, the fault calls and rules, the control
 // API's routes, the TypeScript API). `--check` writes nothing and exits 1 when a file is stale;
 // src/reference-docs.test.ts runs the same comparison in `npm test`.
@@ -7,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { configurationReference } from './configuration.ts';
 import { endpointsReference } from './endpoints.ts';
 import { faultsReference } from './faults.ts';
+import { streamsReference } from './streams.ts';
 import { GENERATED_NOTE, REPO } from './markdown.ts';
 import { typescriptReference } from './ts-api.ts';
 
@@ -14,6 +16,7 @@ import { typescriptReference } from './ts-api.ts';
 export function referenceFiles(): { path: string; content: string }[] {
   const files = {
     'docs/reference/endpoints.md': endpointsReference(),
+    'docs/reference/streams.md': streamsReference(),
     'docs/reference/configuration.md': configurationReference(),
     'docs/reference/faults.md': faultsReference(),
     'docs/reference/typescript-api.md': typescriptReference(),

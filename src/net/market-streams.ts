@@ -19,6 +19,8 @@ export const MAX_STREAMS_PER_CONNECTION = 1024;
 export const MAX_MESSAGES_PER_SECOND = 5;
 
 const DEPTH_SUFFIXES = ['@depth', '@depth@100ms', '@depth@1000ms'] as const;
+/** The per-symbol streams published from the exchange's events and depth batches (spec 4.2). */
+export const EVENT_STREAM_SUFFIXES = [...DEPTH_SUFFIXES, '@bookTicker', '@trade'] as const;
 const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'];
 
 /** What a connection may subscribe to, beside market streams: a valid listen key. */
@@ -56,7 +58,7 @@ export class MarketStreams implements StreamFanOut {
     const names = new Set<string>(extraStreams);
     for (const symbol of symbols) {
       const s = symbol.toLowerCase();
-      for (const suffix of [...DEPTH_SUFFIXES, '@bookTicker', '@trade']) names.add(s + suffix);
+      for (const suffix of EVENT_STREAM_SUFFIXES) names.add(s + suffix);
     }
     this.validStreams = names;
   }
