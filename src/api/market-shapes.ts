@@ -100,26 +100,16 @@ export function miniTicker(inst: Instrument, w: WindowStats) {
   };
 }
 
-/** ticker (rolling) and ticker/tradingDay FULL. */
+/** ticker (rolling) and ticker/tradingDay FULL: the MINI fields with the change and average after `symbol` (the reference's order). */
 export function windowTicker(inst: Instrument, w: WindowStats) {
   const f = w.fold;
-  const p = prices(inst, f);
+  const { symbol, ...mini } = miniTicker(inst, w);
   return {
-    symbol: inst.symbol,
+    symbol,
     priceChange: f.empty ? ZERO : price(inst, f.close - f.open),
     priceChangePercent: f.empty ? '0.000' : changePercent(f.open, f.close),
     weightedAvgPrice: weightedPrice(inst, f.quote, f.volume),
-    openPrice: p.open,
-    highPrice: p.high,
-    lowPrice: p.low,
-    lastPrice: p.last,
-    volume: qty(inst, f.volume),
-    quoteVolume: quoteVolume(inst, f.quote),
-    openTime: w.openTime,
-    closeTime: w.closeTime,
-    firstId: f.firstId,
-    lastId: f.lastId,
-    count: f.count,
+    ...mini,
   };
 }
 
