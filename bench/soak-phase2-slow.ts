@@ -33,6 +33,7 @@ export interface SlowConsumers {
   readonly slowPausedAt: number;
 }
 
+/** Runs P2; `p1` is the window without a slow consumer the others' p99 is compared with. */
 export async function slowConsumerPhase(run: SoakRun, p1: Window): Promise<SlowConsumers> {
   const { sim, clients, report } = run;
   log(`\n== P2: slow consumers (stop reading; send-queue cap ${mb(MAX_BUFFERED_BYTES)} MiB) ==`);

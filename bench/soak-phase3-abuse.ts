@@ -11,6 +11,7 @@ import { ABUSE_BOUND_SECONDS, ABUSE_PER_KIND, CHURN, CHURN_BOUND_SECONDS, CONNEC
 import { gatewayCounts, memory } from './soak-server-watch.ts';
 import { check, mdStatus, type SoakRun } from './soak-windows.ts';
 
+/** Runs P3, then reports the paused subscriber of P2 (which must be gone by now). */
 export async function abusePhase(run: SoakRun, { mdSlow, slowPausedAt }: SlowConsumers): Promise<void> {
   const { sim, clients, report } = run;
   log(`\n== P3: churn, half-open sockets, slow headers, stalled TLS handshakes ==`);
