@@ -37,7 +37,7 @@ import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
 import { depthSnapshot } from '../src/core/queries.ts';
 import { HEAP_ORDERS, HEAP_SPREAD, heapOurs, heapTheirs } from './engine-heap.ts';
 import { BUY, CANCEL, generate, LIMIT, newExchange, SEED, SYMBOL, T0, type OpStream, type Scenario } from './engine-stream.ts';
-import { runInfo, flag, median, table } from './support.ts';
+import { runInfo, flag, median, table, yesNo } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const RESULTS_FILE = join(dirname(THIS_FILE), 'results', 'engine.json');
@@ -308,7 +308,6 @@ for (const sc of SCENARIOS) {
 
 // ------------------------------------------------------------------ summary
 
-const yesNo = (b: boolean) => (b ? 'yes' : 'NO');
 const rows: string[][] = [['metric', 'spot-sim', 'nodejs-order-book', 'ratio', 'target', 'met']];
 const targets: Record<string, unknown> = {};
 for (const r of reports) {

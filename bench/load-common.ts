@@ -1,7 +1,8 @@
 // What the load processes share (bench/ws-client.ts, bench/rest-client.ts, bench/soak-client.ts,
-// forked by the benches): WebSocket connections opened the way a lean client opens them, the
-// readers that pick fields out of a reply's bytes without JSON.parse, signed WS API frames,
-// CPU shares, and small utilities. Kept here once so the clients measure the same way.
+// forked by the benches): serving the bench process's jobs over IPC, WebSocket connections
+// opened the way a lean client opens them, the readers that pick fields out of a reply's bytes
+// without JSON.parse, signed WS API frames, CPU shares, and small utilities. Kept here once so
+// the clients measure the same way. The bench side of the IPC is LoadProcess (bench/support.ts).
 
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -96,4 +97,56 @@ export function signedFrame(id: number, method: string, fields: Array<[string, s
   const payload = params.map(([k, v]) => `${k}=${v}`).join('&');
   params.push(['signature', createHmac('sha256', apiSecret).update(payload).digest('hex')]);
   return JSON.stringify({ id, method, params: Object.fromEntries(params) });
+}
+
+// ------------------------------------------------------------------ serving the bench process
+
+/**
+ * What a load process sends its bench process over IPC: `ready` once, when it takes jobs;
+ * `measuring` when the timed phase of job `measuring` starts (the bench then starts reading its
+ * own CPU, so the server's share covers the same span as the client's); one reply per job.
+ */
+export type LoadReport =
+  | { readonly ready: true }
+  | { readonly measuring: number }
+  | { readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string };
+
+/** A job the bench process sends: its own fields and the id its reply carries back. */
+export interface LoadJob {
+  readonly id: number;
+}
+
+const report = (m: LoadReport) => {
+  // The bench process may be gone already (it crashed or was interrupted): nothing to report to.
+  if (process.connected) process.send!(m);
+};
+
+/** Tells the bench process that the timed phase of job `id` starts now. */
+export const reportMeasuring = (id: number) => report({ measuring: id });
+
+/**
+ * Runs this process as a load process: every job the bench process sends goes to `run` (several
+ * may run at once), its result or error goes back under the job's id; `{ stop: true }` calls
+ * `onStop` and disconnects. Exits at once when started by hand (it needs the IPC channel) and
+ * when the bench process goes away.
+ */
+export function serveJobs<J extends LoadJob>(self: string, runInstead: string, run: (job: J) => Promise<unknown>, onStop: () => void = () => {}): void {
+  if (process.send === undefined) {
+    console.error(`${self} is forked by a bench; run ${runInstead} instead`);
+    process.exit(2);
+  }
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m: J | { stop: true }) => {
+    if ('stop' in m) {
+      onStop();
+      process.disconnect();
+      return;
+    }
+    run(m).then(
+      (result) => report({ id: m.id, ok: true, result }),
+      (e: unknown) => report({ id: m.id, ok: false, error: errText(e) }),
+    );
+  });
+  report({ ready: true });
 }

@@ -15,7 +15,7 @@
 
 import { createHmac } from 'node:crypto';
 import { Agent, request, type IncomingMessage } from 'node:http';
-import { cpuShare } from './load-common.ts';
+import { cpuShare, reportMeasuring, serveJobs } from './load-common.ts';
 
 export interface ClientJob {
   readonly id: number;
@@ -190,7 +190,7 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
   errors = 0;
   firstError = null;
   bytesReceived = 0;
-  if (process.connected) process.send!({ measuring: job.id });
+  reportMeasuring(job.id);
   const cpu0 = process.cpuUsage();
   const seconds = await phase(job.seconds);
   agent.destroy();
@@ -211,23 +211,4 @@ async function runJob(job: ClientJob): Promise<ClientResult> {
   };
 }
 
-// The bench process went away (crashed or was interrupted): nothing left to report to.
-process.on('disconnect', () => process.exit(0));
-if (process.send === undefined) {
-  console.error('bench/rest-client.ts is forked by bench/rest.bench.ts (it needs an IPC channel)');
-  process.exit(2);
-}
-process.on('message', (job: ClientJob | { stop: true }) => {
-  if ('stop' in job) {
-    process.disconnect();
-    return;
-  }
-  const reply = (m: unknown) => {
-    if (process.connected) process.send!(m);
-  };
-  runJob(job).then(
-    (result) => reply({ ok: true, result }),
-    (error: unknown) => reply({ ok: false, id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-  );
-});
-process.send({ ready: true });
+serveJobs('bench/rest-client.ts', 'bench/rest.bench.ts', runJob);

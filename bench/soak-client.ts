@@ -28,19 +28,16 @@
 // The parts: bench/soak-md.ts (subscribers, windows, slow consumers), bench/soak-trader.ts
 // (trader, ping prober), bench/soak-abuse.ts (churn, abuse); the protocol in bench/soak-protocol.ts.
 
-import { errText } from './load-common.ts';
+import { serveJobs } from './load-common.ts';
 import { abuse, churnHttp, churnWs } from './soak-abuse.ts';
 import { closeAllMd, mdOpen, mdStatus, slowApiClose, slowApiOpen, slowMdClose, slowMdOpen, windowBegin, windowEnd } from './soak-md.ts';
-import type { Hello, Job, Reply } from './soak-protocol.ts';
+import type { Job } from './soak-protocol.ts';
 import { Pinger, Trader } from './soak-trader.ts';
 
-export type { AbuseCategory, AbuseResult, ChurnResult, Histogram, Hello, Job, MdStatus, PingResult, Reply, TradeResult, WindowResult } from './soak-protocol.ts';
+export type { AbuseCategory, AbuseResult, ChurnResult, Histogram, Job, MdStatus, PingResult, TradeResult, WindowResult } from './soak-protocol.ts';
 
-const send = (m: Reply | Hello) => process.send!(m);
 let trader: Trader | null = null;
 let pinger: Pinger | null = null;
-
-// ------------------------------------------------------------------ IPC
 
 async function handle(job: Job): Promise<unknown> {
   switch (job.kind) {
@@ -92,20 +89,4 @@ async function handle(job: Job): Promise<unknown> {
   }
 }
 
-if (process.send === undefined) {
-  console.error('bench/soak-client.ts is forked by bench/soak.ts; run `npm run soak` instead');
-  process.exit(2);
-}
-process.on('disconnect', () => process.exit(0));
-process.on('message', (m: Job | { stop: true }) => {
-  if ('stop' in m) {
-    closeAllMd();
-    process.disconnect();
-    return;
-  }
-  handle(m).then(
-    (result) => send({ id: m.id, ok: true, result }),
-    (e: unknown) => send({ id: m.id, ok: false, error: errText(e) }),
-  );
-});
-send({ ready: true });
+serveJobs('bench/soak-client.ts', '`npm run soak`', handle, closeAllMd);

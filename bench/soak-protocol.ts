@@ -1,6 +1,8 @@
 // The IPC protocol between bench/soak.ts and its load process bench/soak-client.ts: the jobs,
 // their results, and the mergeable latency histogram both sides read.
 
+import type { Summary } from './support.ts';
+
 export interface Histogram {
   /** Width of a bin, ms. */
   readonly binMs: number;
@@ -118,8 +120,6 @@ export type Job = { readonly id: number } & (
     }
 );
 
-export type Reply = { readonly id: number; readonly ok: true; readonly result?: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
-export type Hello = { readonly ready: true };
 
 // ------------------------------------------------------------------ histograms
 
@@ -146,4 +146,41 @@ export class Hist {
   toJSON(): Histogram {
     return { binMs: HIST_BIN_MS, bins: Array.from(this.bins), n: this.n, sum: this.sum, max: this.n === 0 ? 0 : this.max, negative: this.negative };
   }
+}
+
+// The bench side reads them: histograms of several processes or windows merge bin by bin.
+
+export function mergeHistograms(hs: readonly Histogram[]): Histogram {
+  const binMs = hs[0]?.binMs ?? 0.1;
+  const size = hs[0]?.bins.length ?? 1;
+  const bins = new Array<number>(size).fill(0);
+  let n = 0;
+  let sum = 0;
+  let max = 0;
+  let negative = 0;
+  for (const h of hs) {
+    for (let i = 0; i < size; i++) bins[i]! += h.bins[i]!;
+    n += h.n;
+    sum += h.sum;
+    negative += h.negative;
+    if (h.n > 0) max = Math.max(max, h.max);
+  }
+  return { binMs, bins, n, sum, max, negative };
+}
+
+/** The upper edge of the bin holding the p-th sample (the overflow bin: the max). */
+function quantile(h: Histogram, p: number): number {
+  if (h.n === 0) return NaN;
+  const rank = Math.max(1, Math.ceil(p * h.n));
+  let seen = 0;
+  const last = h.bins.length - 1;
+  for (let i = 0; i <= last; i++) {
+    seen += h.bins[i]!;
+    if (seen >= rank) return i === last ? h.max : Math.min(h.max, (i + 1) * h.binMs);
+  }
+  return h.max;
+}
+
+export function summarizeHistogram(h: Histogram): Summary {
+  return { n: h.n, mean: h.n ? h.sum / h.n : NaN, p50: quantile(h, 0.5), p90: quantile(h, 0.9), p99: quantile(h, 0.99), max: h.n ? h.max : NaN };
 }

@@ -21,7 +21,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
-import { cpuShare, openWs as open, orderIdOf, replyId, replyOk } from './load-common.ts';
+import { cpuShare, openWs as open, orderIdOf, replyId, replyOk, reportMeasuring, serveJobs } from './load-common.ts';
 import { setUp, Signer, type Auth } from './ws-requests.ts';
 
 export type { Auth, AuthMode } from './ws-requests.ts';
@@ -80,19 +80,6 @@ export interface DepthResult {
 
 export type ClientResult = RttResult | PipeResult | DepthResult;
 
-export interface ClientReport {
-  ready?: true;
-  /** The timed phase of job `measuring` starts now. */
-  measuring?: number;
-  /** depth-connect done. */
-  connected?: number;
-  ok?: boolean;
-  id?: number;
-  result?: ClientResult;
-  error?: string;
-}
-
-const report = (m: ClientReport) => process.send!(m);
 // ------------------------------------------------------------------ rtt
 
 async function runRtt(job: Extract<ClientJob, { kind: 'rtt' }>): Promise<RttResult> {
@@ -135,7 +122,7 @@ async function runRtt(job: Extract<ClientJob, { kind: 'rtt' }>): Promise<RttResu
           deadline = now + job.seconds * 1000;
           tStart = now;
           cpu0 = process.cpuUsage();
-          report({ measuring: job.id });
+          reportMeasuring(job.id);
         } else if (pendingCancel === null || echo) {
           return finish();
         }
@@ -273,7 +260,7 @@ async function runPipe(job: Extract<ClientJob, { kind: 'pipe' }>): Promise<PipeR
       firstError = null;
       tStart = performance.now();
       cpu0 = process.cpuUsage();
-      report({ measuring: job.id });
+      reportMeasuring(job.id);
       setTimeout(() => {
         tEnd = performance.now();
         stopping = true;
@@ -337,34 +324,22 @@ function depthMeasure(job: Extract<ClientJob, { kind: 'depth-measure' }>): Promi
 
 // ------------------------------------------------------------------ IPC
 
-if (process.send === undefined) {
-  console.error('bench/ws-client.ts is forked by bench/ws.bench.ts; run that instead');
-  process.exit(2);
-}
-process.on('disconnect', () => process.exit(0));
-process.on('message', (m: ClientJob | { stop: true }) => {
-  if ('stop' in m) {
-    for (const c of depthConns) c.ws.terminate();
-    process.disconnect();
-    return;
-  }
-  const done = (result: ClientResult | undefined) => report({ ok: true, id: m.id, result });
-  const fail = (error: unknown) => report({ ok: false, id: m.id, error: error instanceof Error ? error.message : String(error) });
-  switch (m.kind) {
+async function runJob(job: ClientJob): Promise<ClientResult | undefined> {
+  switch (job.kind) {
     case 'rtt':
-      runRtt(m).then(done, fail);
-      break;
+      return runRtt(job);
     case 'pipe':
-      runPipe(m).then(done, fail);
-      break;
+      return runPipe(job);
     case 'depth-connect':
-      depthConnect(m).then(() => report({ connected: m.id, ok: true, id: m.id }), fail);
-      break;
+      await depthConnect(job);
+      return undefined;
     case 'depth-measure': {
       const n = depthConns.length;
-      depthMeasure(m).then((r) => done({ ...r, connections: n }), fail);
-      break;
+      return { ...(await depthMeasure(job)), connections: n };
     }
   }
+}
+
+serveJobs('bench/ws-client.ts', 'bench/ws.bench.ts', runJob, () => {
+  for (const c of depthConns) c.ws.terminate();
 });
-report({ ready: true });
