@@ -159,3 +159,25 @@ test('a capped tape forgets the oldest trades but keeps ids, and candles keep ev
   assert.equal(candle!.fold.count, 12);
   assert.equal(candle!.fold.open, 100);
 });
+
+test('with any cap and queries at any point, candles fold every trade ever recorded (bars are folded lazily)', () => {
+  fc.assert(
+    fc.property(tapeArb, fc.integer({ min: 1, max: 20 }), fc.array(fc.integer({ min: 0, max: 130 }), { maxLength: 6 }), (trades, cap, queryPoints) => {
+      const md = new SymbolMarketData(NO_HISTORY, cap);
+      const day = KLINE_INTERVALS.get('1M')!;
+      const whole = (now: number) => md.klines({ interval: day, tz: 0, limit: 1000, now });
+      trades.forEach((t, i) => {
+        if (queryPoints.includes(i)) whole(t.time);
+        md.record(t.price, t.qty, t.time, t.maker, t.newAgg);
+      });
+      const last = trades[trades.length - 1]!.time;
+      const candles = whole(last).filter((c) => !c.fold.empty);
+      const expected = naive(trades, -Infinity, Infinity)!;
+      assert.equal(candles.reduce((s, c) => s + c.fold.count, 0), trades.length);
+      assert.equal(candles.reduce((s, c) => s + c.fold.volume, 0), expected.volume);
+      assert.equal(candles[0]!.fold.firstId, 1);
+      assert.equal(candles[candles.length - 1]!.fold.close, expected.close);
+      assert.equal(md.tape.size, Math.min(cap, trades.length));
+    }),
+  );
+});

@@ -65,17 +65,25 @@ export class SymbolMarketData {
   private ownBars: MinuteBars | null = null;
   /** Time of the latest trade recorded live. */
   private latest = -Infinity;
+  /** Live trades (by the tape's `appended` count) already folded into the minute bars. */
+  private folded = 0;
 
   constructor(
     private readonly history: SymbolHistory,
-    cap: number,
+    private readonly cap: number,
   ) {
     this.tape = new TradeTape(history.trades, cap);
   }
 
-  /** The bars: history's, copied on the first live trade or query (kept cheap at reset). */
+  /**
+   * The minute bars, up to date: history's (copied on first use, so reset stays cheap) plus
+   * every live trade. Live trades are folded here, on a query, not on the order path (issue
+   * 19: the order path costs nothing more when nobody asks for market data).
+   */
   get bars(): MinuteBars {
-    return (this.ownBars ??= MinuteBars.copyOf(this.history.bars()));
+    const bars = (this.ownBars ??= MinuteBars.copyOf(this.history.bars()));
+    if (this.folded < this.tape.appended) this.foldPending(bars);
+    return bars;
   }
 
   /** One public trade; `newAggregate`: the first fill of a taker order at this price. */
@@ -84,12 +92,16 @@ export class SymbolMarketData {
     // bars and every closed candle stay in time order.
     const time = at < this.latest ? this.latest : at;
     this.latest = time;
+    // The ring is about to overwrite the oldest trade not yet in a bar: fold first, so bars
+    // outlive the trades the tape lets go (once per `cap` trades, in one tight loop).
+    if (this.tape.appended - this.folded >= this.cap) void this.bars;
     this.tape.append(time, price, qty, buyerIsMaker, newAggregate);
-    const id = this.tape.lastId;
-    const quote = price * qty;
-    const takerBuys = !buyerIsMaker;
-    const minute = time - (((time % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
-    this.bars.add(minute, price, price, price, price, qty, quote, takerBuys ? qty : 0, takerBuys ? quote : 0, id, id);
+  }
+
+  /** Folds the live trades appended since the last fold into `bars`, oldest first. */
+  private foldPending(bars: MinuteBars): void {
+    this.tape.foldLiveSince(this.folded, bars);
+    this.folded = this.tape.appended;
   }
 
   /** Latest trade id (history's when no live trade yet); 0: none ever. */

@@ -76,6 +76,27 @@ export class MinuteBars {
     this.count++;
   }
 
+  /** One trade at minute start `minute` (the lazy fold's fast path: most trades join the last bar). */
+  addTrade(minute: number, price: number, qty: number, takerBuys: boolean, id: number): void {
+    const d = this.data;
+    const at = (this.count - 1) * BAR;
+    const quote = price * qty;
+    if (this.count === 0 || d[at + T] !== minute) {
+      this.add(minute, price, price, price, price, qty, quote, takerBuys ? qty : 0, takerBuys ? quote : 0, id, id);
+      return;
+    }
+    if (price > d[at + H]!) d[at + H] = price;
+    else if (price < d[at + L]!) d[at + L] = price;
+    d[at + C] = price;
+    d[at + V] = d[at + V]! + qty;
+    d[at + Q] = d[at + Q]! + quote;
+    if (takerBuys) {
+      d[at + TV] = d[at + TV]! + qty;
+      d[at + TQ] = d[at + TQ]! + quote;
+    }
+    d[at + LAST] = id;
+  }
+
   /** First bar index whose minute is >= `time` (count when none). */
   lowerBound(time: number): number {
     let lo = 0;

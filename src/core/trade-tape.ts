@@ -1,10 +1,14 @@
 // One symbol's public trades, oldest first, in compact typed columns (API.md section 9): the
 // immutable history (shared by every core of a simulator, never copied) followed by the live
-// trades in a ring that grows by doubling up to `max_trades_per_symbol`. Together they keep at
+// trades in fixed-size chunks of rows, allocated as trades arrive (never copied: the order path
+// writes one 32-byte row in sequence) and recycled when the oldest chunk leaves. Together they keep at
 // most that many trades: live trades push the oldest history out first, then the oldest live
 // ones. Trade ids are one contiguous per-symbol sequence (history starts at 1; the matcher
 // numbers live ones after it), so a trade's id is its position plus the first kept id.
 // Appending is a handful of array writes: the order path pays nothing for the queries.
+
+import { MINUTE_MS } from './kline-time.ts';
+import type { MinuteBars } from './minute-bars.ts';
 
 /** Columns of trades; `aggGap` = trade id - aggregate id (non-decreasing, small). */
 export class TradeColumns {
@@ -37,16 +41,28 @@ export interface TradeHistory {
 
 export const EMPTY_TRADE_HISTORY: TradeHistory = { columns: new TradeColumns(0), count: 0, idsBefore: 0, lastAggId: 0 };
 
-const FIRST_CAPACITY = 1024;
+const EMPTY_ROW = new Float64Array(0);
+
+/** Live trades are rows of ROW numbers: time, price, qty, and aggGap * 2 + buyerIsMaker. */
+const ROW = 4;
+const FLAGS = 3;
 
 export class TradeTape {
-  private live: TradeColumns;
-  /** Physical index of the oldest kept live trade. */
-  private head = 0;
+  /** Chunks of live rows, oldest first; `start`: the oldest kept live trade's slot in chunk 0. */
+  private chunks: Float64Array[] = [];
+  private start = 0;
+  /** The newest chunk and the offset of its next free row. */
+  private tail: Float64Array = EMPTY_ROW;
+  private tailAt = 0;
+  /** A chunk that left, reused for the next one (no allocation at steady state). */
+  private spare: Float64Array | null = null;
+  /** Trades per chunk (a power of two: 2^shift, at most 4096 and no more than the cap needs). */
+  private readonly shift: number;
+  private readonly mask: number;
   /** Live trades kept (at most `cap`). */
   private liveCount = 0;
-  /** Live trades ever appended. */
-  private appended = 0;
+  /** Live trades ever appended (the market data folds minute bars up to a count of these). */
+  appended = 0;
   /** Id of the latest trade / aggregate (history's last before any live one). */
   lastId: number;
   lastAggId: number;
@@ -55,7 +71,8 @@ export class TradeTape {
     private readonly history: TradeHistory,
     private readonly cap: number,
   ) {
-    this.live = new TradeColumns(0);
+    this.shift = Math.max(4, Math.min(12, Math.ceil(Math.log2(cap))));
+    this.mask = (1 << this.shift) - 1;
     this.lastId = history.idsBefore + history.count;
     this.lastAggId = history.lastAggId;
   }
@@ -80,72 +97,90 @@ export class TradeTape {
    * taker order, or another price of the same one).
    */
   append(time: number, price: number, qty: number, buyerIsMaker: boolean, newAggregate: boolean): void {
-    if (this.liveCount === this.live.capacity && this.liveCount < this.cap) this.grow();
-    const cols = this.live;
-    let at: number;
-    if (this.liveCount < cols.capacity) {
-      at = (this.head + this.liveCount) % cols.capacity;
-      this.liveCount++;
-    } else {
-      at = this.head;
-      this.head = (this.head + 1) % cols.capacity;
-    }
-    this.appended++;
+    let at = this.tailAt;
+    if (at === this.tail.length) at = this.openChunk();
+    const row = this.tail;
     const id = ++this.lastId;
     if (newAggregate) this.lastAggId++;
-    cols.time[at] = time;
-    cols.price[at] = price;
-    cols.qty[at] = qty;
-    cols.aggGap[at] = id - this.lastAggId;
-    cols.buyerIsMaker[at] = buyerIsMaker ? 1 : 0;
+    row[at] = time;
+    row[at + 1] = price;
+    row[at + 2] = qty;
+    row[at + FLAGS] = (id - this.lastAggId) * 2 + (buyerIsMaker ? 1 : 0);
+    this.tailAt = at + ROW;
+    this.appended++;
+    if (this.liveCount < this.cap) this.liveCount++;
+    else if (++this.start > this.mask) {
+      // The oldest chunk has no kept trade left: it becomes the next one.
+      this.spare = this.chunks.shift()!;
+      this.start = 0;
+    }
   }
 
-  private grow(): void {
-    // Only while under the cap, so the ring has not wrapped yet: the kept trades are in order.
-    const old = this.live;
-    const next = new TradeColumns(Math.min(this.cap, Math.max(FIRST_CAPACITY, old.capacity * 2)));
-    next.time.set(old.time);
-    next.price.set(old.price);
-    next.qty.set(old.qty);
-    next.aggGap.set(old.aggGap);
-    next.buyerIsMaker.set(old.buyerIsMaker);
-    this.live = next;
+  /** Starts the next chunk (the spare one when a chunk left); its first row's offset. */
+  private openChunk(): number {
+    this.tail = this.spare ?? new Float64Array(ROW << this.shift);
+    this.spare = null;
+    this.chunks.push(this.tail);
+    this.tailAt = 0;
+    return 0;
   }
 
-  /** Columns and physical index of the last `locate` (fields, not a tuple: folds call it often). */
-  private cols: TradeColumns = EMPTY_TRADE_HISTORY.columns;
+  /**
+   * Folds the live trades appended as number `fromAppended` (0-based) on into `bars`, oldest
+   * first; each must still be kept. One tight loop over the rows: the fold of a whole tape of
+   * trades costs a few nanoseconds a trade.
+   */
+  foldLiveSince(fromAppended: number, bars: MinuteBars): void {
+    const skip = fromAppended - (this.appended - this.liveCount);
+    if (skip < 0) throw new RangeError('trades already overwritten');
+    let id = this.lastId - (this.appended - fromAppended) + 1;
+    // Times are past 2^31, so `%` is a floating-point remainder: computed once per minute.
+    let minute = NaN;
+    let minuteEnd = NaN;
+    const end = this.start + this.liveCount;
+    for (let k = this.start + skip; k < end; k++) {
+      const row = this.chunks[k >>> this.shift]!;
+      const at = (k & this.mask) * ROW;
+      const time = row[at]!;
+      if (!(time >= minute && time < minuteEnd)) {
+        minute = time - (((time % MINUTE_MS) + MINUTE_MS) % MINUTE_MS);
+        minuteEnd = minute + MINUTE_MS;
+      }
+      bars.addTrade(minute, row[at + 1]!, row[at + 2]!, (row[at + FLAGS]! & 1) === 0, id++);
+    }
+  }
+
+  /** Kept trade `i` (0 = oldest kept) is history's: its index there; else -1 and `row`/`at` point at it. */
+  private row: Float64Array = EMPTY_ROW;
   private at = 0;
 
-  /** Points `cols`/`at` at kept trade `i` (0 = oldest kept). */
-  private locate(i: number): void {
+  private locate(i: number): number {
     const h = this.historyKept;
-    if (i < h) {
-      this.cols = this.history.columns;
-      this.at = this.history.count - h + i;
-    } else {
-      this.cols = this.live;
-      this.at = (this.head + i - h) % this.live.capacity;
-    }
+    if (i < h) return this.history.count - h + i;
+    const k = this.start + i - h;
+    this.row = this.chunks[k >>> this.shift]!;
+    this.at = (k & this.mask) * ROW;
+    return -1;
   }
 
   time(i: number): number {
-    this.locate(i);
-    return this.cols.time[this.at]!;
+    const j = this.locate(i);
+    return j >= 0 ? this.history.columns.time[j]! : this.row[this.at]!;
   }
 
   price(i: number): number {
-    this.locate(i);
-    return this.cols.price[this.at]!;
+    const j = this.locate(i);
+    return j >= 0 ? this.history.columns.price[j]! : this.row[this.at + 1]!;
   }
 
   qty(i: number): number {
-    this.locate(i);
-    return this.cols.qty[this.at]!;
+    const j = this.locate(i);
+    return j >= 0 ? this.history.columns.qty[j]! : this.row[this.at + 2]!;
   }
 
   buyerIsMaker(i: number): boolean {
-    this.locate(i);
-    return this.cols.buyerIsMaker[this.at] === 1;
+    const j = this.locate(i);
+    return j >= 0 ? this.history.columns.buyerIsMaker[j] === 1 : (this.row[this.at + FLAGS]! & 1) === 1;
   }
 
   id(i: number): number {
@@ -153,8 +188,9 @@ export class TradeTape {
   }
 
   aggId(i: number): number {
-    this.locate(i);
-    return this.firstId + i - this.cols.aggGap[this.at]!;
+    const j = this.locate(i);
+    const gap = j >= 0 ? this.history.columns.aggGap[j]! : Math.floor(this.row[this.at + FLAGS]! / 2);
+    return this.firstId + i - gap;
   }
 
   /** Index of the kept trade with this id, or -1. */
