@@ -66,6 +66,13 @@ const m1Figures: Figure[] = [
   { name: 'M1 delivery delay p99', unit: 'ms', better: 'lower', read: (r) => num(r.m1?.sim?.delay?.p99) },
 ];
 
+const pushFigures: Figure[] = [
+  { name: 'push: server CPU per 2 s cycle, 1000 kline + ticker subscribers', unit: 'µs', better: 'lower', read: (r) => num(r.cpuUs?.sim?.perCycleUs) },
+  { name: 'push: the same / bare ws broadcaster', unit: 'x', better: 'lower', read: (r) => num(r.ratio) },
+  { name: 'push: ticker alone p50 / bare ws', unit: 'x', better: 'lower', read: (r) => num(r.tickerAloneRatio) },
+  { name: 'push: bare ws broadcaster per 2 s cycle', unit: 'µs', better: 'lower', read: (r) => num(r.cpuUs?.bare?.perCycleUs) },
+];
+
 const restFigures: Figure[] = [
   { name: 'REST bare node:http req/s', unit: 'req/s', better: 'higher', read: (r) => num(r.bare?.reqPerSec) },
   { name: 'REST signed POST+DELETE order req/s', unit: 'req/s', better: 'higher', read: (r) => num(r.order?.client?.reqPerSec) },
@@ -92,6 +99,7 @@ export const AB_BENCHES: readonly AbBench[] = [
   { name: 'w1', file: 'ws', args: ['--only=w1'], serverFlags: true, figures: w1Figures },
   { name: 'w2', file: 'ws', args: ['--only=w2'], serverFlags: true, figures: w2Figures },
   { name: 'm1', file: 'ws', args: ['--only=m1'], serverFlags: true, figures: m1Figures },
+  { name: 'push', file: 'market-push', args: [], serverFlags: true, figures: pushFigures },
   { name: 'rest', file: 'rest', args: [], serverFlags: true, figures: restFigures },
   { name: 'reset', file: 'reset', args: [], serverFlags: true, figures: resetFigures },
   { name: 'routing', file: 'routing', args: [], serverFlags: true, figures: routingFigures },

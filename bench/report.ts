@@ -126,6 +126,21 @@ function wsRows(w: Json | null): Row[] {
   ];
 }
 
+function pushRows(p: Json | null): Row[] {
+  if (p === null) return [];
+  return [
+    {
+      metric: `${p.subscribers ?? 1000} subscribers of kline_1m + ticker: server CPU per 2 s push cycle`,
+      figure: p.cpuUs?.sim?.perCycleUs,
+      unit: `µs (ticker alone p50 ${fmt(p.tickerAloneRatio, 2)}x bare)`,
+      baseline: p.cpuUs?.bare?.perCycleUs,
+      ratio: p.ratio,
+      target: '<= 1.1x bare',
+      met: p.target?.met,
+    },
+  ];
+}
+
 function soakRows(s: Json | null): Row[] {
   if (s === null) return [];
   const maxRss = s.p4?.rssMB?.max;
@@ -201,8 +216,8 @@ function conditions(name: string, j: Json | null): string {
   return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
-const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), soak: load('soak'), reset: load('reset'), package: load('package'), routing: load('routing') };
-const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package), ...routingRows(results.routing)];
+const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), 'market-push': load('market-push'), soak: load('soak'), reset: load('reset'), package: load('package'), routing: load('routing') };
+const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...pushRows(results['market-push']), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package), ...routingRows(results.routing)];
 const lines = [
   '# Performance report',
   '',

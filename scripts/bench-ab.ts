@@ -4,7 +4,7 @@
 //
 //   npm run bench:ab -- <base-ref> [bench ...] [--rounds=3] [--scripts=auto|head|base]
 //                       [--json=<file>] [--cache-dir=<dir>] [--args='<extra bench flags>']
-//   benches: engine, ws (= w1 + w2 + m1), w1, w2, m1, rest, reset, routing (default: engine w1 w2)
+//   benches: engine, ws (= w1 + w2 + m1), w1, w2, m1, push, rest, reset, routing (default: engine w1 w2)
 //
 // The base is exported from git (`git archive`, so uncommitted changes never leak into it) into
 // <cache-dir>/<sha> (default node_modules/.cache/bench-ab) and gets its own `npm ci` once;

@@ -59,6 +59,18 @@ export function textFrame(payload: string | Buffer): Buffer {
   return frame;
 }
 
+/**
+ * The peers with frames queued in this tick, in the order they got their first: one
+ * `process.nextTick` writes them all. A market-data push to 1000 subscribers queues one callback
+ * instead of 1000 (issue 19: bench/market-push.bench.ts).
+ */
+let flushDue: Peer[] = [];
+function flushQueued(): void {
+  const peers = flushDue;
+  flushDue = [];
+  for (let i = 0; i < peers.length; i++) peers[i]!.flush();
+}
+
 export class Peer {
   /** Monotonic ms of the first ping not yet answered; null when none is outstanding. */
   awaitingPongSince: number | null = null;
@@ -81,7 +93,6 @@ export class Peer {
    * (strings, framed at the flush) and whole frames from `textFrame` (Buffers).
    */
   private pending: (string | Buffer)[] = [];
-  private readonly flushPending = (): void => this.flush();
 
   constructor(
     readonly ws: WebSocket,
@@ -125,7 +136,10 @@ export class Peer {
       this.cutOff();
       return;
     }
-    if (this.pending.length === 0) process.nextTick(this.flushPending);
+    if (this.pending.length === 0) {
+      if (flushDue.length === 0) process.nextTick(flushQueued);
+      flushDue.push(this);
+    }
     this.pending.push(item);
   }
 
