@@ -4,9 +4,10 @@
 //
 //   npx tsx bench/ab-report.ts [ab.json ...]       (default: every bench/results/ab-*.json)
 
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeReportSection } from './report-sections.ts';
 
 const dir = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(dir, 'results');
@@ -45,17 +46,17 @@ const fmt = (v: number | null): string => (v === null || !Number.isFinite(v) ? '
 const pct = (v: number | null): string => (v !== null && Number.isFinite(v) && v !== 0 ? `±${((v * 100) / 2).toFixed(1)}%` : '—');
 
 const lines = [
-  '# Performance report',
+  '## A/B runs (`npm run bench:ab`)',
   '',
   'Written by `npx tsx bench/ab-report.ts` from `npm run bench:ab` results. Each table is one run: the',
   'base commit and the head measured alternately (base-head, head-base, ...), each figure the median of',
   'the rounds, spread = half the range over the rounds relative to the median, "beyond spread" = the two',
   "sides' ranges do not overlap. Absolute figures depend on the machine and its load (the runs below",
-  'shared 2 cores with other work, load average 15-24); compare the ratios.',
+  'may have shared 2 cores with other work: see each run\'s load average); compare the ratios.',
   '',
 ];
 for (const run of runs) {
-  lines.push(`## base ${run.base.sha.slice(0, 7)} (${run.base.ref}) vs head ${run.head.sha.slice(0, 7)}${run.head.dirty ? '+' : ''}`, '');
+  lines.push(`### base ${run.base.sha.slice(0, 7)} (${run.base.ref}) vs head ${run.head.sha.slice(0, 7)}${run.head.dirty ? '+' : ''}`, '');
   lines.push(`${run.date}, node ${run.node}, ${run.rounds} rounds${run.args && run.args.length > 0 ? `, bench flags \`${run.args.join(' ')}\`` : ''}, load average at the end ${run.loadAverageAtEnd.map((v) => v.toFixed(1)).join(' / ')}.`);
   for (const [bench, how] of Object.entries(run.baseScripts)) lines.push(`- ${bench}: base measured by ${how}`);
   lines.push('', '| figure | unit | base | head | head/base | base spread | head spread | beyond spread |', '|---|---|---|---|---|---|---|---|');
@@ -66,6 +67,6 @@ for (const run of runs) {
 }
 if (runs.length === 0) lines.push('No A/B results found (run `npm run bench:ab -- <base-ref>` first).', '');
 const out = join(dir, 'REPORT.md');
-writeFileSync(out, lines.join('\n'));
+writeReportSection(out, 'ab', lines);
 console.log(lines.join('\n'));
 console.log(`written: ${out}`);

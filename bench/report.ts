@@ -3,9 +3,10 @@
 // it was met, plus the conditions of each run (load average, cores), because on a small shared
 // machine the conditions decide the figures. `npm run bench` runs every benchmark, then this.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeReportSection } from './report-sections.ts';
 
 const dir = dirname(fileURLToPath(import.meta.url));
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -219,7 +220,7 @@ function conditions(name: string, j: Json | null): string {
 const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), 'market-push': load('market-push'), soak: load('soak'), reset: load('reset'), package: load('package'), routing: load('routing') };
 const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...pushRows(results['market-push']), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package), ...routingRows(results.routing)];
 const lines = [
-  '# Performance report',
+  '## The latest `npm run bench`',
   '',
   'Written by `npm run bench` (bench/report.ts) from `bench/results/*.json`. Baselines are measured in',
   'the same run: nodejs-order-book for the engine, a bare node:http hello-world for REST, a bare `ws`',
@@ -232,12 +233,12 @@ const lines = [
       `| ${r.metric} | ${fmt(r.figure, r.figure !== undefined && r.figure < 10 ? 2 : 1)} | ${r.unit} | ${fmt(r.baseline, 1)} | ${r.ratio === undefined || !Number.isFinite(r.ratio) ? '—' : `${r.ratio.toFixed(2)}x`} | ${r.target ?? '—'} | ${r.met === undefined ? '—' : r.met ? 'yes' : '**no**'} |`,
   ),
   '',
-  '## Conditions',
+  '### Conditions',
   '',
   ...Object.entries(results).map(([name, j]) => conditions(name, j)),
   '',
 ];
 const out = join(dir, 'REPORT.md');
-writeFileSync(out, lines.join('\n'));
+writeReportSection(out, 'figures', lines);
 console.log(lines.join('\n'));
 console.log(`written: ${out}`);

@@ -52,7 +52,7 @@ function runNodeTests(label, files) {
 }
 
 // 1. Unit tests beside the code.
-runNodeTests('unit', findFiles(join(root, 'src'), /\.test\.ts$/));
+runNodeTests('unit', [...findFiles(join(root, 'src'), /\.test\.ts$/), ...findFiles(join(root, 'bench'), /\.test\.ts$/)]);
 
 // 2. End-to-end tests (Playwright), counted from its JSON report.
 const e2eFiles = findFiles(join(root, 'e2e'), /\.spec\.ts$/);

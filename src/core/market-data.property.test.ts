@@ -181,3 +181,25 @@ test('with any cap and queries at any point, candles fold every trade ever recor
     }),
   );
 });
+
+test('thousands of trades over many minutes: batch folds on the way and the query fold give the tape fold', () => {
+  for (const cap of [700, 1024, 5000]) {
+    const md = new SymbolMarketData(NO_HISTORY, cap);
+    const trades: Trade[] = [];
+    for (let i = 0; i < 3000; i++) trades.push({ time: T0 + i * 997, price: 100 + ((i * 7919) % 50), qty: 1 + (i % 9), maker: i % 3 === 0, newAgg: true });
+    trades.forEach((t, i) => {
+      md.record(t.price, t.qty, t.time, t.maker, t.newAgg);
+      if (i % 1111 === 0) md.klines({ interval: KLINE_INTERVALS.get('1m')!, tz: 0, limit: 1, now: t.time });
+    });
+    const now = trades[trades.length - 1]!.time;
+    const candles = md.klines({ interval: KLINE_INTERVALS.get('1m')!, tz: 0, limit: 1000, now });
+    for (const c of candles) {
+      const expected = naive(trades, c.openTime, c.closeTime + 1)!;
+      assert.equal(c.fold.volume, expected.volume, `cap ${cap}, candle ${c.openTime}`);
+      assert.equal(c.fold.high, expected.high);
+      assert.equal(c.fold.firstId, expected.firstId);
+      assert.equal(c.fold.lastId, expected.lastId);
+    }
+    assert.equal(candles.reduce((s, c) => s + c.fold.count, 0), trades.length);
+  }
+});

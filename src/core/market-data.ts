@@ -60,6 +60,9 @@ export interface TradeRange {
   readonly limit: number;
 }
 
+/** Trades folded into minute bars at once (32 KiB of rows: they are still in the L1/L2 cache). */
+const FOLD_BATCH = 1024;
+
 export class SymbolMarketData {
   readonly tape: TradeTape;
   private ownBars: MinuteBars | null = null;
@@ -67,12 +70,14 @@ export class SymbolMarketData {
   private latest = -Infinity;
   /** Live trades (by the tape's `appended` count) already folded into the minute bars. */
   private folded = 0;
+  private readonly foldBatch: number;
 
   constructor(
     private readonly history: SymbolHistory,
-    private readonly cap: number,
+    cap: number,
   ) {
     this.tape = new TradeTape(history.trades, cap);
+    this.foldBatch = Math.min(cap, FOLD_BATCH);
   }
 
   /**
@@ -92,10 +97,11 @@ export class SymbolMarketData {
     // bars and every closed candle stay in time order.
     const time = at < this.latest ? this.latest : at;
     this.latest = time;
-    // The ring is about to overwrite the oldest trade not yet in a bar: fold first, so bars
-    // outlive the trades the tape lets go (once per `cap` trades, in one tight loop).
-    if (this.tape.appended - this.folded >= this.cap) void this.bars;
     this.tape.append(time, price, qty, buyerIsMaker, newAggregate);
+    // Every FOLD_BATCH trades (and always before the tape lets an unfolded trade go, so bars
+    // outlive the trades): the fold reads rows just written, still in the cache. Folding only
+    // when the tape filled up read them back from memory: 3-4x the cost per trade.
+    if (this.tape.appended - this.folded >= this.foldBatch) void this.bars;
   }
 
   /** Folds the live trades appended since the last fold into `bars`, oldest first. */
