@@ -1,287 +1,15 @@
-// The HTTP control API (API.md sections 5 and 6) as a bot in another language drives it: plain
-// HTTP(S) requests with Playwright's request context, on both listeners. Every fault method by
-// name with its named arguments, answering `{"result": <return value>}` and taking effect as the
-// in-process call does; stats, mark, open client order ids (and the extra reset and advance-time
+// The HTTP control API's routes besides the fault methods (API.md sections 5 and 6), as a bot in
+// another language drives them: plain HTTP(S) requests with Playwright's request context, on
+// both listeners. Stats, mark, open client order ids (and the extra reset and advance-time
 // routes); 400 naming what was wrong; the bearer token; off when disabled or (without a token)
-// on a non-loopback bind.
-import { performance } from 'node:perf_hooks';
-import type { APIRequestContext } from '@playwright/test';
-import { expect, type FixtureFaults, type SimConfigInput, type Simulator, type SpotSimClient } from 'spot-sim/fixture';
-import { closeRawConnections, RawWs, stillPending } from './support/raw-ws.ts';
-import { buy, noConnections, refusal, SYMBOL, withSimConfig } from './support/helpers.ts';
+// on a non-loopback bind. Every fault method by name is in control-api-faults.spec.ts; Host and
+// Origin checks in control-api-access.spec.ts.
+import { expect } from 'spot-sim/fixture';
+import { controlTestWith } from './support/control.ts';
+import { buy, refusal, SYMBOL } from './support/helpers.ts';
+import { LISTENERS } from './support/rest.ts';
 
-type Listener = 'http' | 'https';
-const LISTENERS: readonly Listener[] = ['http', 'https'];
-
-interface ControlReply {
-  readonly status: number;
-  readonly body: any;
-}
-
-/** Raw requests to `/sim/v1/...` on either listener (the fixture certificate accepted). */
-class Control {
-  constructor(
-    private readonly ctx: APIRequestContext,
-    private readonly sim: Simulator,
-  ) {}
-
-  async request(listener: Listener, method: 'GET' | 'POST' | 'PUT' | 'DELETE', route: string, body?: unknown, headers: Record<string, string> = {}): Promise<ControlReply> {
-    const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const res = await this.ctx.fetch(`${this.sim.urls[listener]}/sim/v1/${route}`, {
-      method,
-      data,
-      headers: { ...(data === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: asserted as text
-    }
-    return { status: res.status(), body: parsed };
-  }
-
-  /** `POST /sim/v1/faults/<method>` that must succeed; returns `result`. */
-  async fault(listener: Listener, method: string, args: Record<string, unknown> = {}): Promise<unknown> {
-    const reply = await this.request(listener, 'POST', `faults/${method}`, args);
-    expect(reply, `POST /sim/v1/faults/${method} ${JSON.stringify(args)}`).toMatchObject({ status: 200 });
-    expect(Object.keys(reply.body)).toEqual(['result']);
-    return reply.body.result;
-  }
-}
-
-function configured(simConfig: SimConfigInput) {
-  return withSimConfig(simConfig).extend<{ control: Control }>({
-    control: async ({ playwright, sim }, use) => {
-      const ctx = await playwright.request.newContext({ ignoreHTTPSErrors: true });
-      await use(new Control(ctx, sim));
-      await ctx.dispose();
-    },
-  });
-}
-
-const test = configured({ sim: { generator: { enabled: false } } });
-test.afterEach(closeRawConnections);
-
-// ------------------------------------------------------------------ every fault method
-
-interface Fixtures {
-  readonly sim: Simulator;
-  readonly client: SpotSimClient;
-  readonly faults: FixtureFaults;
-}
-interface FaultCase {
-  readonly method: string;
-  /** Calls the method through the control API (on the case's listener) and checks what a client sees. */
-  run(t: Fixtures, call: (args?: Record<string, unknown>) => Promise<unknown>): Promise<void>;
-}
-
-const CASES: readonly FaultCase[] = [
-  {
-    method: 'dropMarketDataConnections',
-    async run({ sim }, call) {
-      await noConnections(sim);
-      const md = await RawWs.open(sim, '/ws/btcusdt@trade');
-      const api = await RawWs.open(sim, '/ws-api/v3');
-      expect(await call()).toBe(1);
-      await md.closedWithin();
-      expect((await api.call('ping')).status).toBe(200);
-    },
-  },
-  {
-    method: 'dropWsApiConnections',
-    async run({ sim, client }, call) {
-      await noConnections(sim);
-      const api = await RawWs.open(sim, '/ws-api/v3');
-      const { listenKey } = await client.rest.startUserDataStream();
-      const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
-      expect(await call({ includeUserStreams: false })).toBe(1);
-      await api.closedWithin();
-      await legacy.barrier();
-      expect(await call({ includeUserStreams: true })).toBe(1);
-      await legacy.closedWithin();
-    },
-  },
-  {
-    method: 'skipNextDepthUpdate',
-    async run({ sim }, call) {
-      // The gap itself is asserted in faults-depth.spec.ts; here: accepted and counted.
-      const before = sim.stats().faults.skippedDepthUpdates;
-      expect(await call()).toBeNull();
-      expect(sim.stats().faults.skippedDepthUpdates).toBe(before + 1);
-    },
-  },
-  {
-    method: 'failNextTimestamp',
-    async run({ client }, call) {
-      expect(await call()).toBeNull();
-      expect(await refusal(client.rest.account())).toMatchObject({ status: 400, code: -1021 });
-      await expect(client.rest.account()).resolves.toMatchObject({ accountType: 'SPOT' });
-    },
-  },
-  {
-    method: 'setRestUnresponsive',
-    async run({ client }, call) {
-      expect(await call({ on: true })).toBeNull();
-      const held = client.rest.time();
-      expect(await stillPending(held, 200)).toBe('pending');
-      // The control API itself stays responsive: that is how REST is switched back on.
-      expect(await call({ on: false })).toBeNull();
-      await expect(held).rejects.toThrow(/socket hang up|ECONNRESET/);
-      await expect(client.rest.ping()).resolves.toEqual({});
-    },
-  },
-  {
-    method: 'setAckDelayMs',
-    async run({ sim }, call) {
-      const api = await RawWs.open(sim, '/ws-api/v3');
-      expect(await call({ ms: 200 })).toBeNull();
-      const sent = performance.now();
-      const reply = await api.reply(api.request('order.place', { ...buy('50000') }, true));
-      expect(reply.json.status).toBe(200);
-      expect(reply.at - sent).toBeGreaterThanOrEqual(200);
-      expect(await call({ ms: 0 })).toBeNull();
-    },
-  },
-  {
-    method: 'rejectNextOrders',
-    async run({ client }, call) {
-      expect(await call({ k: 1 })).toBeNull();
-      expect(await refusal(client.rest.newOrder(buy('50000')))).toMatchObject({ code: -2010, msg: 'Market is closed.' });
-      await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
-    },
-  },
-  {
-    method: 'rateLimitNextRequests',
-    async run({ client }, call) {
-      expect(await call({ k: 1 })).toBeNull();
-      const r = await client.rest.request<{ code: number }>({ method: 'GET', path: '/api/v3/ping' });
-      expect([r.status, r.body.code, r.headers['retry-after'] !== undefined]).toEqual([429, -1003, true]);
-      await expect(client.rest.ping()).resolves.toEqual({});
-    },
-  },
-  {
-    method: 'setClockOffsetMs',
-    async run({ client }, call) {
-      expect(await call({ ms: 90_000 })).toBeNull();
-      const before = Date.now();
-      expect((await client.rest.time()).serverTime).toBeGreaterThanOrEqual(before + 90_000);
-      expect(await call({ ms: -90_000 })).toBeNull();
-      expect((await client.rest.time()).serverTime).toBeLessThanOrEqual(Date.now() - 90_000);
-      expect(await call({ ms: 0 })).toBeNull();
-    },
-  },
-  {
-    method: 'expireListenKeys',
-    async run({ sim, client }, call) {
-      const { listenKey } = await client.rest.startUserDataStream();
-      const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
-      expect(await call()).toBe(1);
-      expect((await legacy.frame((f) => f.json?.e === 'listenKeyExpired')).json.listenKey).toBe(listenKey);
-      expect(await call()).toBe(0);
-    },
-  },
-  {
-    method: 'swallowNextWsApiResponses',
-    async run({ sim }, call) {
-      const api = await RawWs.open(sim, '/ws-api/v3');
-      expect(await call({ k: 1 })).toBeNull();
-      const swallowed = api.request('time');
-      await api.reply(api.request('ping'));
-      expect(api.log.some((f) => f.json?.id === swallowed)).toBe(false);
-    },
-  },
-  {
-    method: 'duplicateNextUserEvents',
-    async run({ client }, call) {
-      const user = await client.userData();
-      expect(await call({ k: 1 })).toBeNull();
-      const order = await client.rest.newOrder(buy('50000'));
-      const first = await user.next();
-      expect(first).toMatchObject({ e: 'executionReport', i: order.orderId });
-      expect(await user.next()).toEqual(first);
-      expect(await user.next()).toMatchObject({ e: 'outboundAccountPosition' });
-    },
-  },
-  {
-    method: 'setUserStreamMuted',
-    async run({ client }, call) {
-      const user = await client.userData();
-      expect(await call({ muted: true })).toBeNull();
-      await client.rest.newOrder(buy('50000'));
-      expect(await call({ muted: false })).toBeNull();
-      const heard = await client.rest.newOrder(buy('50001'));
-      expect(await user.next()).toMatchObject({ e: 'executionReport', i: heard.orderId });
-    },
-  },
-  {
-    method: 'fillOpenOrder',
-    async run({ client }, call) {
-      const order = await client.rest.newOrder(buy('59000', '0.002'));
-      expect(await call({ orderId: order.orderId, qty: '0.001' })).toBe('0.00100000');
-      expect((await client.rest.openOrders({ symbol: SYMBOL })).map((o) => [o.orderId, o.executedQty])).toEqual([[order.orderId, '0.00100000']]);
-    },
-  },
-  {
-    method: 'banNextRequests',
-    async run({ client }, call) {
-      expect(await call({ k: 1 })).toBeNull();
-      const r = await client.rest.request({ method: 'GET', path: '/api/v3/time' });
-      expect([r.status, r.headers['retry-after'] !== undefined]).toEqual([418, true]);
-      await expect(client.rest.time()).resolves.toMatchObject({ serverTime: expect.any(Number) });
-    },
-  },
-  {
-    method: 'failNextAuth',
-    async run({ client }, call) {
-      expect(await call({ k: 1 })).toBeNull();
-      expect(await refusal(client.rest.account())).toMatchObject({ status: 401, code: -2015 });
-      await expect(client.rest.account()).resolves.toMatchObject({ accountType: 'SPOT' });
-    },
-  },
-  {
-    method: 'sendMalformedFrames',
-    async run({ sim }, call) {
-      await noConnections(sim);
-      const md = await RawWs.open(sim, '/ws/btcusdt@trade');
-      const api = await RawWs.open(sim, '/ws-api/v3');
-      expect(await call({ md: true, wsApi: true })).toBe(2);
-      for (const c of [md, api]) await c.frame((f) => f.json === undefined);
-      expect(await call({ md: false, wsApi: false })).toBe(0);
-    },
-  },
-  {
-    method: 'clear',
-    async run({ client, faults }, call) {
-      faults.rejectNextOrders(2);
-      faults.setUserStreamMuted(true);
-      expect(await call()).toBeNull();
-      const user = await client.userData();
-      const order = await client.rest.newOrder(buy('50000'));
-      expect(await user.next()).toMatchObject({ i: order.orderId });
-    },
-  },
-];
-
-test.describe('fault methods', () => {
-  test.beforeEach(({ sim }) => sim.reset());
-
-  test('the control API offers exactly the fault methods of API.md section 3', async ({ faults }) => {
-    // The rule methods (API.md 3.1) have routes of their own: fault-rules.spec.ts.
-    const ruleMethods = ['use', 'rules', 'rule', 'endpoints', 'removeRule', 'removeRules'];
-    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(faults)).filter((m) => ![...ruleMethods, 'constructor', 'state', 'counters', 'schedule', 'tick', 'nextTimedAt'].includes(m));
-    expect(CASES.map((c) => c.method).sort()).toEqual(methods.sort());
-  });
-
-  for (const listener of LISTENERS) {
-    for (const c of CASES) {
-      test(`POST /sim/v1/faults/${c.method} on ${listener}`, async ({ sim, client, faults, control }) => {
-        await c.run({ sim, client, faults }, (args = {}) => control.fault(listener, c.method, args));
-      });
-    }
-  }
-});
+const test = controlTestWith({ sim: { generator: { enabled: false } } });
 
 // ------------------------------------------------------------------ introspection routes
 
@@ -400,7 +128,7 @@ test.describe('bad requests', () => {
 // ------------------------------------------------------------------ access
 
 const TOKEN = 'c0ntrol-t0ken';
-const withToken = configured({ sim: { generator: { enabled: false }, control_token: TOKEN } });
+const withToken = controlTestWith({ sim: { generator: { enabled: false }, control_token: TOKEN } });
 withToken.describe('with control_token', () => {
   for (const listener of LISTENERS) {
     withToken(`every route needs Authorization: Bearer <token> on ${listener} (401 otherwise)`, async ({ client, control, faults }) => {
@@ -425,7 +153,7 @@ withToken.describe('with control_token', () => {
   }
 });
 
-const disabled = configured({ sim: { generator: { enabled: false }, control_api: false } });
+const disabled = controlTestWith({ sim: { generator: { enabled: false }, control_api: false } });
 disabled.describe('with control_api = false', () => {
   for (const listener of LISTENERS) {
     disabled(`every /sim/v1 route is 404 on ${listener} and nothing is armed`, async ({ client, control, sim }) => {
@@ -439,7 +167,7 @@ disabled.describe('with control_api = false', () => {
   }
 });
 
-const exposed = configured({ sim: { generator: { enabled: false }, bind: '0.0.0.0' } });
+const exposed = controlTestWith({ sim: { generator: { enabled: false }, bind: '0.0.0.0' } });
 exposed.describe('on a non-loopback bind without a token', () => {
   exposed('the control API is off (404)', async ({ control, client }) => {
     for (const listener of LISTENERS) expect((await control.request(listener, 'GET', 'stats')).status).toBe(404);
@@ -447,7 +175,7 @@ exposed.describe('on a non-loopback bind without a token', () => {
   });
 });
 
-const exposedWithToken = configured({ sim: { generator: { enabled: false }, bind: '0.0.0.0', control_token: TOKEN } });
+const exposedWithToken = controlTestWith({ sim: { generator: { enabled: false }, bind: '0.0.0.0', control_token: TOKEN } });
 exposedWithToken.describe('on a non-loopback bind with a token', () => {
   exposedWithToken('the control API is on and needs the token', async ({ control }) => {
     for (const listener of LISTENERS) {
@@ -457,7 +185,7 @@ exposedWithToken.describe('on a non-loopback bind with a token', () => {
   });
 });
 
-const manual = configured({ sim: { generator: { enabled: false }, clock: 'manual', start_time_ms: 1_700_000_000_000 } });
+const manual = controlTestWith({ sim: { generator: { enabled: false }, clock: 'manual', start_time_ms: 1_700_000_000_000 } });
 manual.describe('with a manual clock', () => {
   for (const listener of LISTENERS) {
     manual(`POST advance-time moves the simulator clock on ${listener}`, async ({ sim, client, control }) => {
