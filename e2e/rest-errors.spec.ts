@@ -3,7 +3,7 @@
 // weight header, and no state change (open orders, balances and the book are as before).
 // The rows only injected faults produce (418, injected 429 / -2015 / -1021 / -2010) follow.
 // Authentication, timestamp and limit rows are in rest.spec.ts and rest-auth-limits.spec.ts;
-// cancelReplace and amend rows in rest-orders.spec.ts; myTrades and listen keys in
+// cancelReplace and amend rows in rest-orders-managing.spec.ts; myTrades and listen keys in
 // rest-account.spec.ts.
 import { counterparty, encode, expect, LISTENERS, test, restTestWith, type ParamList, type Reply, type Wire } from './support/rest.ts';
 
