@@ -125,6 +125,27 @@ test('X-MBX-TIME-UNIT: MICROSECOND (REST) and timeUnit=MICROSECOND (WS API) give
   expect((await plain.call('time')).result).toEqual({ serverTime: T0 });
 });
 
+test('timeUnit=MICROSECOND on a market stream URL: trade and kline times in microseconds, ids as they are; a plain connection keeps milliseconds', async ({ sim, wire }) => {
+  const micro = await RawWs.open(sim, '/stream?streams=btcusdt@trade/btcusdt@kline_1m&timeUnit=MICROSECOND');
+  const rawMicro = await RawWs.open(sim, '/ws/btcusdt@trade?timeUnit=microsecond');
+  const plain = await RawWs.open(sim, '/ws/btcusdt@trade');
+  counterparty(sim, 'BTCUSDT', 'SELL', '50000', '0.001');
+  expect((await wire.order(limitBuy('50000', { quantity: '0.001' }))).status).toBe(200);
+  const inMs = (await plain.frame((f) => f.json?.e === 'trade')).json;
+  expect(inMs).toMatchObject({ E: T0, T: T0 });
+  const trade = (await micro.frame((f) => f.json?.stream === 'btcusdt@trade')).json.data;
+  expect(trade).toEqual({ ...inMs, E: T0 * 1000, T: T0 * 1000 });
+  expect((await rawMicro.frame((f) => f.json?.e === 'trade')).json).toEqual(trade);
+
+  sim.advanceTime(2000);
+  const kline = (await micro.frame((f) => f.json?.stream === 'btcusdt@kline_1m')).json.data;
+  const minute = T0 - (T0 % 60_000);
+  expect(kline.k).toMatchObject({ t: minute * 1000, T: (minute + 59_999) * 1000, f: inMs.t, L: inMs.t });
+  expect(kline.E % 1000).toBe(0);
+  expect(kline.E / 1000).toBeGreaterThanOrEqual(T0);
+  expect(kline.E / 1000).toBeLessThanOrEqual(sim.now());
+});
+
 async function signedQuery(wire: { signer: (p: string) => string; now: () => number }, params: Record<string, string> = {}): Promise<string> {
   const payload = new URLSearchParams({ ...params, timestamp: String(wire.now()) }).toString();
   return `${payload}&signature=${wire.signer(payload)}`;

@@ -1,7 +1,7 @@
 // The microsecond time unit (rest-api.md "General API Information": header
-// `X-MBX-TIME-UNIT: MICROSECOND` or `microsecond`; web-socket-api.md: `timeUnit=MICROSECOND` on
-// the connection URL): every time and timestamp field of a reply or user-data event in µs instead
-// of ms. The simulator keeps whole ms, so µs is the same instant times 1000. Applied to the JSON
+// `X-MBX-TIME-UNIT: MICROSECOND` or `microsecond`; web-socket-api.md and web-socket-streams.md:
+// `timeUnit=MICROSECOND` on the connection URL): every time and timestamp field of a reply, a
+// user-data event or a market-data stream event in µs instead of ms. The simulator keeps whole ms, so µs is the same instant times 1000. Applied to the JSON
 // text at the transport edge, from one list of the fields that hold times; a millisecond request
 // (the default) costs one comparison.
 
@@ -16,6 +16,26 @@ const EVENT_TIMES: Readonly<Record<string, RegExp>> = {
 };
 const EVENT_TIME = /("E":)(-?[0-9]+)/g;
 const EVENT_NAME = /^\{"e":"([A-Za-z]+)"/;
+
+/**
+ * Market-data stream event fields that hold an epoch time, by event (web-socket-streams.md):
+ * a trade's `T` (its `t` is the trade id), a kline's `t`/`T` (open and close, inside `k`), a
+ * ticker's `O`/`C` (its window), avgPrice's `T`. Others (depthUpdate, miniTicker) only `E`;
+ * bookTicker and partial depth have none.
+ */
+const TICKER_TIMES = /("(?:E|O|C)":)(-?[0-9]+)/g;
+const STREAM_TIMES: Readonly<Record<string, RegExp>> = {
+  trade: /("(?:E|T)":)(-?[0-9]+)/g,
+  aggTrade: /("(?:E|T)":)(-?[0-9]+)/g,
+  avgPrice: /("(?:E|T)":)(-?[0-9]+)/g,
+  kline: /("(?:E|t|T)":)(-?[0-9]+)/g,
+  '24hrTicker': TICKER_TIMES,
+  '1hTicker': TICKER_TIMES,
+  '4hTicker': TICKER_TIMES,
+  '1dTicker': TICKER_TIMES,
+};
+/** The event name of a stream payload: one event, or the first of an array (`!ticker@arr`). */
+const STREAM_EVENT_NAME = /^\[?\{"e":"([A-Za-z0-9]+)"/;
 
 export type TimeUnit = 'MILLISECOND' | 'MICROSECOND';
 
@@ -39,4 +59,11 @@ export function eventInUnit(payload: string, unit: TimeUnit): string {
   if (unit === 'MILLISECOND') return payload;
   const name = EVENT_NAME.exec(payload)?.[1] ?? '';
   return payload.replace(EVENT_TIMES[name] ?? EVENT_TIME, toMicroseconds);
+}
+
+/** A market-data stream payload's JSON text in the unit asked for (arrays: every element). */
+export function streamEventInUnit(payload: string, unit: TimeUnit): string {
+  if (unit === 'MILLISECOND') return payload;
+  const name = STREAM_EVENT_NAME.exec(payload)?.[1] ?? '';
+  return payload.replace(STREAM_TIMES[name] ?? EVENT_TIME, toMicroseconds);
 }

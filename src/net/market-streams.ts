@@ -11,6 +11,7 @@ import type { UserSink, UserStreams } from './user-streams.ts';
 import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { describeUntrusted } from '../untrusted.ts';
 import { requestIdText } from './request-id.ts';
+import { streamEventInUnit, type TimeUnit } from '../api/time-unit.ts';
 import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
 import type { StreamFanOut } from './market-data-pushes.ts';
 
@@ -34,6 +35,8 @@ export class MarketConnection {
   constructor(
     readonly peer: Peer,
     public combined: boolean,
+    /** `timeUnit=MICROSECOND` on the URL: this connection's events carry µs times. */
+    readonly timeUnit: TimeUnit = 'MILLISECOND',
   ) {}
 }
 
@@ -88,8 +91,8 @@ export class MarketStreams implements StreamFanOut {
     return this.isStream(name) || this.isListenKey(name);
   }
 
-  open(peer: Peer, combined: boolean, initial: readonly string[]): MarketConnection {
-    const conn = new MarketConnection(peer, combined);
+  open(peer: Peer, combined: boolean, initial: readonly string[], timeUnit: TimeUnit = 'MILLISECOND'): MarketConnection {
+    const conn = new MarketConnection(peer, combined, timeUnit);
     this.connections.add(conn);
     for (const name of initial) this.subscribe(conn, name);
     peer.ws.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
@@ -117,8 +120,8 @@ export class MarketStreams implements StreamFanOut {
     } else {
       // A listen key on a stream connection: the legacy user stream (client-requests §8).
       const sink: UserSink = conn.combined
-        ? { form: 'combined', peer: conn.peer, listenKey: name }
-        : { form: 'raw', peer: conn.peer, listenKey: name };
+        ? { form: 'combined', peer: conn.peer, listenKey: name, timeUnit: conn.timeUnit }
+        : { form: 'raw', peer: conn.peer, listenKey: name, timeUnit: conn.timeUnit };
       conn.userSinks.set(name, sink);
       this.users.add(sink);
     }
@@ -266,12 +269,22 @@ export class MarketStreams implements StreamFanOut {
     if (subs !== undefined && subs.size > 0) this.fanOut(name, this.wire.trade(trade), subs);
   }
 
+  /** One frame per framing and time unit, built on first use and shared by every subscriber. */
   private fanOut(name: string, payload: string, subs: ReadonlySet<MarketConnection>): void {
     let raw: Buffer | null = null;
     let combined: Buffer | null = null;
+    let micro: string | null = null;
+    let rawMicro: Buffer | null = null;
+    let combinedMicro: Buffer | null = null;
     for (const conn of subs) {
-      if (conn.combined) conn.peer.sendFrame((combined ??= textFrame(`{"stream":"${name}","data":${payload}}`)));
-      else conn.peer.sendFrame((raw ??= textFrame(payload)));
+      if (conn.timeUnit === 'MILLISECOND') {
+        if (conn.combined) conn.peer.sendFrame((combined ??= textFrame(`{"stream":"${name}","data":${payload}}`)));
+        else conn.peer.sendFrame((raw ??= textFrame(payload)));
+      } else {
+        micro ??= streamEventInUnit(payload, 'MICROSECOND');
+        if (conn.combined) conn.peer.sendFrame((combinedMicro ??= textFrame(`{"stream":"${name}","data":${micro}}`)));
+        else conn.peer.sendFrame((rawMicro ??= textFrame(micro)));
+      }
     }
   }
 }

@@ -11,8 +11,8 @@ import type { Peer } from './ws-peer.ts';
 
 export type UserSink =
   | { readonly form: 'api'; readonly peer: Peer; readonly subscriptionId: number; readonly viaSession: boolean; readonly timeUnit?: TimeUnit }
-  | { readonly form: 'raw'; readonly peer: Peer; readonly listenKey: string }
-  | { readonly form: 'combined'; readonly peer: Peer; readonly listenKey: string };
+  | { readonly form: 'raw'; readonly peer: Peer; readonly listenKey: string; readonly timeUnit?: TimeUnit }
+  | { readonly form: 'combined'; readonly peer: Peer; readonly listenKey: string; readonly timeUnit?: TimeUnit };
 
 export class UserStreams {
   private readonly sinks = new Set<UserSink>();
@@ -98,12 +98,13 @@ export class UserStreams {
 }
 
 export function wrap(sink: UserSink, payload: string): string {
+  const event = sink.timeUnit === 'MICROSECOND' ? eventInUnit(payload, 'MICROSECOND') : payload;
   switch (sink.form) {
     case 'api':
-      return `{"subscriptionId":${sink.subscriptionId},"event":${sink.timeUnit === 'MICROSECOND' ? eventInUnit(payload, 'MICROSECOND') : payload}}`;
+      return `{"subscriptionId":${sink.subscriptionId},"event":${event}}`;
     case 'raw':
-      return payload;
+      return event;
     case 'combined':
-      return `{"stream":${JSON.stringify(sink.listenKey)},"data":${payload}}`;
+      return `{"stream":${JSON.stringify(sink.listenKey)},"data":${event}}`;
   }
 }

@@ -192,7 +192,7 @@ export class WsGateway implements EventDelivery {
       const names = (query.get('streams') ?? '').split('/').filter((s) => s !== '');
       const unknown = names.find((n) => !this.market.isSubscribable(n));
       if (unknown !== undefined) return refuse(socket, 400, { code: 2, msg: `Invalid request: unknown stream name ${JSON.stringify(unknown)}` });
-      return this.accept(req, socket, head, 'market', (peer) => this.market.open(peer, true, names));
+      return this.accept(req, socket, head, 'market', (peer) => this.market.open(peer, true, names, timeUnitOf(query.get('timeUnit'))));
     }
     if (path === '/ws' || path.startsWith('/ws/')) {
       let parts: string[];
@@ -207,7 +207,7 @@ export class WsGateway implements EventDelivery {
       if (bad !== undefined) return refuse(socket, 400, { code: 2, msg: `Invalid request: unknown stream name ${JSON.stringify(bad)}` });
       const names = parts.filter((p) => this.market.isSubscribable(p));
       const isUserStream = names.length > 0 && names.every((n) => !this.market.isStream(n));
-      return this.accept(req, socket, head, isUserStream ? 'user' : 'market', (peer) => this.market.open(peer, false, names));
+      return this.accept(req, socket, head, isUserStream ? 'user' : 'market', (peer) => this.market.open(peer, false, names, timeUnitOf(query.get('timeUnit'))));
     }
     refuse(socket, 404, { code: -1000, msg: `Not found: ${path}` });
   }
