@@ -183,13 +183,20 @@ for (const scheme of SCHEMES) {
   });
 
   test.describe(`${scheme}, short listen key validity`, () => {
-    const test = wsTestWith({ listen_key_validity_ms: 300 });
+    // The simulated clock: on the wall clock a 300 ms key could expire while a loaded machine is
+    // still opening the connections that subscribe to it.
+    const test = wsTestWith({ clock: 'manual', listen_key_validity_ms: 300 });
     test.use({ scheme });
 
-    test('listenKeyExpired when the validity passes, raw and wrapped; then no more events and PUT answers -1125', async ({ connect, rest }) => {
+    test('listenKeyExpired when the validity passes, raw and wrapped; then no more events and PUT answers -1125', async ({ sim, connect, rest }) => {
       const key = (await rest.keyed('POST', '/api/v3/userDataStream')).body.listenKey as string;
       const raw = await connect(`/ws/${key}`);
       const combined = await connect(`/stream?streams=${key}`);
+      // Not a millisecond early: the next frame after 299 ms is the reply to a request sent then.
+      sim.advanceTime(299);
+      raw.send({ method: 'LIST_SUBSCRIPTIONS', id: 7 });
+      expect((await raw.next(() => true, 3000, 'the LIST_SUBSCRIPTIONS reply')).id).toBe(7);
+      sim.advanceTime(1);
       const expired = await raw.next((f) => f.e === 'listenKeyExpired', 3000, 'listenKeyExpired');
       expect(expired).toEqual({ e: 'listenKeyExpired', E: expect.any(Number), listenKey: key });
       expect(await combined.next(() => true, 3000, 'listenKeyExpired')).toEqual({ stream: key, data: expired });
