@@ -104,3 +104,19 @@ test('kline CSV: 12 columns, ms or µs times; the symbol history is its candles,
     [1735689660000, 9361093, 9365200, 1408000, 2090, 1314],
   ]);
 });
+
+test('a day of history holds no trade columns until something reads them, then the same trades as when written at once', () => {
+  const config = resolveConfig({ sim: { seed: 11, history: { minutes: 1440 } } });
+  const instruments = buildMarkets(config).instruments;
+  const before = process.memoryUsage().arrayBuffers;
+  const built = buildHistory(config, instruments, T0, []);
+  const count = built.symbols[0]!.trades.count;
+  assert.ok(count > 100_000, `a day of trades counted (${count})`);
+  // 29 bytes a trade would be over 3 MB: counting them allocates no columns.
+  assert.ok(process.memoryUsage().arrayBuffers - before < 1_000_000, 'no columns before a read');
+  const columns = built.symbols[0]!.trades.columns;
+  assert.ok(process.memoryUsage().arrayBuffers - before > count * 29, 'the columns once read');
+  // Written later from the same random state: the same trades, ids and aggregates as counted.
+  assert.equal(columns.time.length, count);
+  assert.equal(built.symbols[0]!.trades.lastAggId, count - columns.aggGap[count - 1]!);
+});

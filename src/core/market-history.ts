@@ -2,9 +2,10 @@
 // synthetic trades before the start, from the seed (same seed, configuration and start time ->
 // the same trades and candles); or a symbol's candles from a kline CSV in the reference's
 // public-data format. Built once per simulator and shared by every core it makes (a reset keeps
-// it): compact typed columns, bars built on first use. The synthetic trades are generated once
-// per configuration (times relative to the start) and cached, so starting again costs only the
-// shift of the time column.
+// it): compact typed columns, bars built on first use. The synthetic trades are counted once
+// per configuration (times relative to the start; their ids must be known at the start) and
+// written out only when something reads them, from the random state the count started at: a
+// process whose tests never ask for past market data never holds them.
 
 import type { Config } from '../config/types.ts';
 import type { Instrument } from './markets.ts';
@@ -22,11 +23,11 @@ export interface MarketHistory {
 }
 
 interface RelativeTrades {
-  /** Times relative to the history's end, a minute boundary (negative ms). */
+  /** Times relative to the history's end, a minute boundary (negative ms). Built on first read. */
   readonly columns: TradeColumns;
   readonly count: number;
   readonly lastAggId: number;
-  /** Their one-minute bars, relative like the trades: the same for every start. */
+  /** Their one-minute bars, relative like the trades: the same for every start. Built on first read. */
   readonly bars: MinuteBars;
 }
 
@@ -144,23 +145,46 @@ function relativeTrades(config: Config, instruments: readonly Instrument[]): Rel
  * A symbol's synthetic past: the generator's takers (Poisson at `market_rate_per_s`, at least
  * one a minute) hit its touch `touch_offset_ticks` from a latent mid that walks like the live
  * one (variance of `mid_step_max_ticks` per `driver_tick_ms`), shifted to end at the start mid.
+ * Counted now (advancing `rng` past this symbol's draws); its columns and bars are made from a
+ * copy of the starting random state when first read.
  */
 function generate(config: Config, inst: Instrument, rng: Rng): RelativeTrades {
+  const from = rng.clone();
+  const { count, aggs } = walk(config, inst, rng, null);
+  let columns: TradeColumns | null = null;
+  let bars: MinuteBars | null = null;
+  const written = () => (columns ??= write(config, inst, from.clone(), count));
+  return {
+    count,
+    lastAggId: aggs,
+    get columns() {
+      return written();
+    },
+    get bars() {
+      return (bars ??= barsOfTrades({ columns: written(), count, idsBefore: 0, lastAggId: aggs }));
+    },
+  };
+}
+
+/** The trades' columns (exactly `count` of them) and their latent mids, in one walk of the draws. */
+interface Sink {
+  readonly cols: TradeColumns;
+  readonly mids: Float64Array;
+}
+
+/** The draws of one symbol's history, in order; into `sink` when given, else only counted. */
+function walk(config: Config, inst: Instrument, rng: Rng, sink: Sink | null): { count: number; aggs: number; mid: number } {
   const g = config.sim.generator;
   const span = config.sim.history.minutes * MINUTE_MS;
   const rate = Math.max(g.market_rate_per_s, 1 / 60);
   const meanGapMs = 1000 / rate;
   const k = g.mid_step_max_ticks;
   const sigmaPerMs = Math.sqrt((k * (k + 1)) / 3 / config.sim.driver_tick_ms);
-  const expected = Math.ceil((span / meanGapMs) * 1.6) + 16;
-  let cols = new TradeColumns(expected);
   let n = 0;
   let aggs = 0;
   let mid = 0;
-  const mids: number[] = [];
   const minNotional = Number(g.market_notional_min);
   const maxNotional = Number(g.market_notional_max);
-  const lotsPerQuotePerTick = POW10[inst.tickDecimals + inst.lotDecimals]!;
   for (let t = -span + rng.exponential(meanGapMs); t < 0; t += Math.max(1, rng.exponential(meanGapMs))) {
     const time = Math.floor(t);
     mid += Math.round(sigmaPerMs * Math.sqrt(meanGapMs) * normal(rng));
@@ -168,38 +192,40 @@ function generate(config: Config, inst: Instrument, rng: Rng): RelativeTrades {
     const fills = 1 + rng.poisson(0.5);
     const notional = minNotional + (maxNotional - minNotional) * rng.float();
     aggs++;
+    if (sink === null) {
+      n += fills;
+      continue;
+    }
+    const { cols, mids } = sink;
     for (let f = 0; f < fills; f++) {
-      if (n === cols.capacity) cols = grown(cols);
       cols.time[n] = time;
       cols.price[n] = buy ? 1 : -1; // side for now; the price once the walk's end is known
       cols.qty[n] = notional / fills;
       cols.aggGap[n] = n + 1 - aggs;
       cols.buyerIsMaker[n] = buy ? 0 : 1;
-      mids.push(mid);
+      mids[n] = mid;
       n++;
     }
   }
+  return { count: n, aggs, mid };
+}
+
+/** The `count` trades the walk from `rng` makes, priced around a mid that ends at the start mid. */
+function write(config: Config, inst: Instrument, rng: Rng, count: number): TradeColumns {
+  const sink = { cols: new TradeColumns(count), mids: new Float64Array(count) };
+  const { mid } = walk(config, inst, rng, sink);
+  const { cols, mids } = sink;
   const shift = inst.startMid - mid;
-  const offset = g.touch_offset_ticks;
-  for (let i = 0; i < n; i++) {
+  const offset = config.sim.generator.touch_offset_ticks;
+  const lotsPerQuotePerTick = POW10[inst.tickDecimals + inst.lotDecimals]!;
+  for (let i = 0; i < count; i++) {
     const m = Math.max(offset + 1, mids[i]! + shift);
     const price = cols.price[i]! > 0 ? m + offset : m - offset;
     cols.price[i] = price;
     const lots = Math.floor((cols.qty[i]! * lotsPerQuotePerTick) / price);
     cols.qty[i] = Math.min(inst.maxQty, Math.max(inst.minQty, lots));
   }
-  const trades = { columns: cols, count: n, idsBefore: 0, lastAggId: aggs };
-  return { ...trades, bars: barsOfTrades(trades) };
-}
-
-function grown(cols: TradeColumns): TradeColumns {
-  const next = new TradeColumns(cols.capacity * 2 + 16);
-  next.time.set(cols.time);
-  next.price.set(cols.price);
-  next.qty.set(cols.qty);
-  next.aggGap.set(cols.aggGap);
-  next.buyerIsMaker.set(cols.buyerIsMaker);
-  return next;
+  return cols;
 }
 
 /** A standard normal draw (Box-Muller). */

@@ -9,8 +9,13 @@ type Generator = ReturnType<typeof xoroshiro128plus>;
 export class Rng {
   private readonly generator: Generator;
 
-  constructor(seed: number) {
-    this.generator = xoroshiro128plus(seed);
+  constructor(seed: number, from?: Generator) {
+    this.generator = from ?? xoroshiro128plus(seed);
+  }
+
+  /** A generator at this one's state: both draw the same sequence from here on. */
+  clone(): Rng {
+    return new Rng(0, this.generator.clone());
   }
 
   /** Uniform in [0, 1). */
