@@ -66,7 +66,8 @@ export interface StreamFanOut {
   /** Subscribed names with at least one subscriber. */
   activeNames(): Iterable<string>;
   hasSubscribers(name: string): boolean;
-  send(name: string, payload: string): void;
+  /** `subscribedBefore`: only to connections that subscribed to `name` before that simulated time. */
+  send(name: string, payload: string, subscribedBefore?: number): void;
 }
 
 export class MarketDataPushes {
@@ -153,8 +154,11 @@ export class MarketDataPushes {
     const open = openTimeOf(spec.interval, spec.tz, now);
     const last = this.klineOpen.get(name);
     if (last !== undefined && last !== open) {
+      // Only to those subscribed while it was open: on the reference the final form goes out at
+      // the close, so a client that subscribes later (after reading klines that already hold the
+      // next candle) never gets a candle older than its last one.
       const closed = klineEvent(inst, md, spec.interval, spec.tz, last, now, true);
-      if (closed !== null) this.streams.send(name, closed);
+      if (closed !== null) this.streams.send(name, closed, open);
       this.klineOpen.set(name, open);
     }
     if (!due) return null;

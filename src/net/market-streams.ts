@@ -30,6 +30,8 @@ export type ListenKeyCheck = (name: string) => boolean;
 export class MarketConnection {
   /** Subscribed names in subscription order (LIST_SUBSCRIPTIONS answers in this order). */
   readonly streams = new Set<string>();
+  /** The simulated time each market stream was subscribed at. */
+  readonly subscribedAt = new Map<string, number>();
   readonly userSinks = new Map<string, UserSink>();
 
   constructor(
@@ -57,6 +59,8 @@ export class MarketStreams implements StreamFanOut {
     extraStreams: Iterable<string> = [],
     /** Told when a stream gains its first subscriber (timed pushes may now be due). */
     private readonly onFirstSubscriber: (name: string) => void = () => undefined,
+    /** The simulated clock (when each subscription began). */
+    private readonly simNow: () => number = () => 0,
   ) {
     const names = new Set<string>(extraStreams);
     for (const symbol of symbols) {
@@ -75,10 +79,14 @@ export class MarketStreams implements StreamFanOut {
     return subs !== undefined && subs.size > 0;
   }
 
-  /** One payload to every subscriber of `name` (built once per framing). */
-  send(name: string, payload: string): void {
+  /** One payload to every subscriber of `name` (built once per framing); see StreamFanOut. */
+  send(name: string, payload: string, subscribedBefore?: number): void {
     const subs = this.subscribers.get(name);
-    if (subs !== undefined && subs.size > 0) this.fanOut(name, payload, subs);
+    if (subs === undefined || subs.size === 0) return;
+    if (subscribedBefore === undefined) return this.fanOut(name, payload, subs);
+    const earlier = new Set<MarketConnection>();
+    for (const conn of subs) if ((conn.subscribedAt.get(name) ?? -Infinity) < subscribedBefore) earlier.add(conn);
+    if (earlier.size > 0) this.fanOut(name, payload, earlier);
   }
 
   /** A stream name this server publishes (symbols lowercase, spec 4.2). */
@@ -113,6 +121,7 @@ export class MarketStreams implements StreamFanOut {
     if (conn.streams.has(name)) return;
     conn.streams.add(name);
     if (this.isStream(name)) {
+      conn.subscribedAt.set(name, this.simNow());
       let set = this.subscribers.get(name);
       if (set === undefined) this.subscribers.set(name, (set = new Set()));
       set.add(conn);
@@ -129,6 +138,7 @@ export class MarketStreams implements StreamFanOut {
 
   private unsubscribe(conn: MarketConnection, name: string): void {
     if (!conn.streams.delete(name)) return;
+    conn.subscribedAt.delete(name);
     this.subscribers.get(name)?.delete(conn);
     const sink = conn.userSinks.get(name);
     if (sink !== undefined) {

@@ -62,6 +62,7 @@ export class WsGateway implements EventDelivery {
       (name) => {
         if (specs.has(name)) options.onMarketDataSubscriber?.();
       },
+      () => service.clock.now(),
     );
     this.pushes = new MarketDataPushes(specs, this.market, () => service.exchange);
   }
