@@ -3,33 +3,9 @@
 // and cancelReplace in both modes with its -2021/-2022 `data` (binance-facts §2.5).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Exchange } from './exchange.ts';
 import { atoms, counterparty, counterpartyMarket, executionTypes, expectError, expectOk, lots, makeExchange, reports, T0 } from './test-support.ts';
 import { amendOrder, cancelAllOrders, cancelOrder, cancelReplace, getOrder, openOrders, placeOrder } from '../api/orders.ts';
-import { balance } from './queries.ts';
-import { invariantViolations } from './invariants.ts';
-
-const BTC = 'BTCUSDT';
-
-function place(ex: Exchange, fields: Record<string, string>, now = T0) {
-  return placeOrder(ex, { symbol: BTC, ...fields }, now);
-}
-
-function limit(ex: Exchange, side: 'BUY' | 'SELL', price: string, quantity: string, extra: Record<string, string> = {}) {
-  return place(ex, { side, type: 'LIMIT', timeInForce: 'GTC', price, quantity, ...extra });
-}
-
-function free(ex: Exchange, asset: string): bigint {
-  return balance(ex.state, asset).free;
-}
-
-function locked(ex: Exchange, asset: string): bigint {
-  return balance(ex.state, asset).locked;
-}
-
-function assertHealthy(ex: Exchange) {
-  assert.deepEqual(invariantViolations(ex.state), []);
-}
+import { BTC, place, limit, free, locked, assertHealthy } from '../api/exchange-test-orders.ts';
 
 test('cancel by id or client id: CANCELED with c and C, lock released, then the order is forgotten', () => {
   const ex = makeExchange();

@@ -6,7 +6,6 @@
 // exchange-cancelling.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Exchange } from './exchange.ts';
 import {
   atoms,
   counterparty,
@@ -23,31 +22,9 @@ import {
   ticks,
 } from './test-support.ts';
 import type { BalanceEvent, DepthSnapshot, PublicTrade } from './types.ts';
-import { fillOpenOrder, getOrder, myTrades, openOrders, placeOrder } from '../api/orders.ts';
-import { balance, balances, bookTicker, depthSnapshot } from './queries.ts';
-import { invariantViolations } from './invariants.ts';
-
-const BTC = 'BTCUSDT';
-
-function place(ex: Exchange, fields: Record<string, string>, now = T0) {
-  return placeOrder(ex, { symbol: BTC, ...fields }, now);
-}
-
-function limit(ex: Exchange, side: 'BUY' | 'SELL', price: string, quantity: string, extra: Record<string, string> = {}) {
-  return place(ex, { side, type: 'LIMIT', timeInForce: 'GTC', price, quantity, ...extra });
-}
-
-function free(ex: Exchange, asset: string): bigint {
-  return balance(ex.state, asset).free;
-}
-
-function locked(ex: Exchange, asset: string): bigint {
-  return balance(ex.state, asset).locked;
-}
-
-function assertHealthy(ex: Exchange) {
-  assert.deepEqual(invariantViolations(ex.state), []);
-}
+import { fillOpenOrder, getOrder, myTrades, openOrders } from '../api/orders.ts';
+import { BTC, place, limit, free, locked, assertHealthy } from '../api/exchange-test-orders.ts';
+import { balances, bookTicker, depthSnapshot } from './queries.ts';
 
 test('a resting LIMIT order: NEW, id 1, its quote notional locked, one level change, then balances', () => {
   const ex = makeExchange();

@@ -4,25 +4,10 @@
 // balance. A refusal changes nothing: no balance, no book update, no order id consumed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Exchange } from './exchange.ts';
 import { counterparty, expectError, expectOk, makeExchange, T0 } from './test-support.ts';
 import { cancelOrder, openOrders, placeOrder } from '../api/orders.ts';
+import { BTC, place, limit, assertHealthy } from '../api/exchange-test-orders.ts';
 import { balances } from './queries.ts';
-import { invariantViolations } from './invariants.ts';
-
-const BTC = 'BTCUSDT';
-
-function place(ex: Exchange, fields: Record<string, string>, now = T0) {
-  return placeOrder(ex, { symbol: BTC, ...fields }, now);
-}
-
-function limit(ex: Exchange, side: 'BUY' | 'SELL', price: string, quantity: string, extra: Record<string, string> = {}) {
-  return place(ex, { side, type: 'LIMIT', timeInForce: 'GTC', price, quantity, ...extra });
-}
-
-function assertHealthy(ex: Exchange) {
-  assert.deepEqual(invariantViolations(ex.state), []);
-}
 
 test('parameter and enum errors carry the reference codes and change nothing', () => {
   const ex = makeExchange();
