@@ -24,10 +24,11 @@ const EVENT_NAME = /^\{"e":"([A-Za-z]+)"/;
  * bookTicker and partial depth have none.
  */
 const TICKER_TIMES = /("(?:E|O|C)":)(-?[0-9]+)/g;
+const EVENT_AND_TRADE_TIME = /("(?:E|T)":)(-?[0-9]+)/g;
 const STREAM_TIMES: Readonly<Record<string, RegExp>> = {
-  trade: /("(?:E|T)":)(-?[0-9]+)/g,
-  aggTrade: /("(?:E|T)":)(-?[0-9]+)/g,
-  avgPrice: /("(?:E|T)":)(-?[0-9]+)/g,
+  trade: EVENT_AND_TRADE_TIME,
+  aggTrade: EVENT_AND_TRADE_TIME,
+  avgPrice: EVENT_AND_TRADE_TIME,
   kline: /("(?:E|t|T)":)(-?[0-9]+)/g,
   '24hrTicker': TICKER_TIMES,
   '1hTicker': TICKER_TIMES,

@@ -62,7 +62,7 @@ export class TradeTape {
   /** Live trades kept (at most `cap`). */
   private liveCount = 0;
   /** Live trades ever appended (the market data folds minute bars up to a count of these). */
-  appended = 0;
+  private appendedCount = 0;
   /** Id of the latest trade / aggregate (history's last before any live one). */
   lastId: number;
   lastAggId: number;
@@ -79,7 +79,7 @@ export class TradeTape {
 
   /** History trades still kept (live ones push the oldest out). */
   private get historyKept(): number {
-    return Math.max(0, Math.min(this.history.count, this.cap - this.appended));
+    return Math.max(0, Math.min(this.history.count, this.cap - this.appendedCount));
   }
 
   /** Trades kept. */
@@ -90,6 +90,11 @@ export class TradeTape {
   /** Id of the oldest kept trade (ids are contiguous). */
   get firstId(): number {
     return this.lastId - this.size + 1;
+  }
+
+  /** Live trades ever appended (the market data folds minute bars up to a count of these). */
+  get appended(): number {
+    return this.appendedCount;
   }
 
   /**
@@ -107,7 +112,7 @@ export class TradeTape {
     row[at + 2] = qty;
     row[at + FLAGS] = (id - this.lastAggId) * 2 + (buyerIsMaker ? 1 : 0);
     this.tailAt = at + ROW;
-    this.appended++;
+    this.appendedCount++;
     if (this.liveCount < this.cap) this.liveCount++;
     else if (++this.start > this.mask) {
       // The oldest chunk has no kept trade left: it becomes the next one.
@@ -131,9 +136,9 @@ export class TradeTape {
    * trades costs a few nanoseconds a trade.
    */
   foldLiveSince(fromAppended: number, bars: MinuteBars): void {
-    const skip = fromAppended - (this.appended - this.liveCount);
+    const skip = fromAppended - (this.appendedCount - this.liveCount);
     if (skip < 0) throw new RangeError('trades already overwritten');
-    let id = this.lastId - (this.appended - fromAppended) + 1;
+    let id = this.lastId - (this.appendedCount - fromAppended) + 1;
     // Times are past 2^31, so `%` is a floating-point remainder: computed once per minute.
     let minute = NaN;
     let minuteEnd = NaN;

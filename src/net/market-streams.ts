@@ -82,11 +82,7 @@ export class MarketStreams implements StreamFanOut {
   /** One payload to every subscriber of `name` (built once per framing); see StreamFanOut. */
   send(name: string, payload: string, subscribedBefore?: number): void {
     const subs = this.subscribers.get(name);
-    if (subs === undefined || subs.size === 0) return;
-    if (subscribedBefore === undefined) return this.fanOut(name, payload, subs);
-    const earlier = new Set<MarketConnection>();
-    for (const conn of subs) if ((conn.subscribedAt.get(name) ?? -Infinity) < subscribedBefore) earlier.add(conn);
-    if (earlier.size > 0) this.fanOut(name, payload, earlier);
+    if (subs !== undefined && subs.size > 0) this.fanOut(name, payload, subs, subscribedBefore);
   }
 
   /** A stream name this server publishes (symbols lowercase, spec 4.2). */
@@ -279,14 +275,18 @@ export class MarketStreams implements StreamFanOut {
     if (subs !== undefined && subs.size > 0) this.fanOut(name, this.wire.trade(trade), subs);
   }
 
-  /** One frame per framing and time unit, built on first use and shared by every subscriber. */
-  private fanOut(name: string, payload: string, subs: ReadonlySet<MarketConnection>): void {
+  /**
+   * One frame per framing and time unit, built on first use and shared by every subscriber;
+   * with `subscribedBefore`, only to the connections subscribed to `name` before it.
+   */
+  private fanOut(name: string, payload: string, subs: ReadonlySet<MarketConnection>, subscribedBefore = Infinity): void {
     let raw: Buffer | null = null;
     let combined: Buffer | null = null;
     let micro: string | null = null;
     let rawMicro: Buffer | null = null;
     let combinedMicro: Buffer | null = null;
     for (const conn of subs) {
+      if (subscribedBefore !== Infinity && !(conn.subscribedAt.get(name)! < subscribedBefore)) continue;
       if (conn.timeUnit === 'MILLISECOND') {
         if (conn.combined) conn.peer.sendFrame((combined ??= textFrame(`{"stream":"${name}","data":${payload}}`)));
         else conn.peer.sendFrame((raw ??= textFrame(payload)));
