@@ -7,6 +7,11 @@ import { expect, openUi, QUOTING_ONLY, SYMBOL, test, TRADING_UI } from './suppor
 
 test.use({ ...TRADING_UI, simConfig: QUOTING_ONLY });
 
+const MINUTE_MS = 60_000;
+/** Ample for the trade and the checks after it, even on a loaded machine. */
+const TIME_FOR_CHECKS_MS = 20_000;
+const minuteOf = (ms: number): number => ms - (ms % MINUTE_MS);
+
 test('the chart has history at load; a market.place trade moves the last candle and the ticker strip', async ({ page, client, market }, testInfo) => {
   await openUi(page);
   const chart = page.getByTestId('chart');
@@ -19,12 +24,22 @@ test('the chart has history at load; a market.place trade moves the last candle 
   const day = await client.rest.ticker24hr({ symbol: SYMBOL });
   await expect(page.getByTestId('ticker-count')).toHaveText(String(day.count));
 
-  // A scripted taker buys from the generator's asks: a trade at a new price.
+  // The page draws a new, empty candle when a minute starts. A trade in the last seconds of one
+  // would be off the chart's last candle before the checks below run, so near a minute's end the
+  // test waits for the page to show the next minute's candle first.
+  const { serverTime } = await client.rest.time();
+  if (serverTime % MINUTE_MS > MINUTE_MS - TIME_FOR_CHECKS_MS) {
+    await expect(chart).toHaveAttribute('data-last-open-time', String(minuteOf(serverTime) + MINUTE_MS), { timeout: TIME_FOR_CHECKS_MS + 5_000 });
+  }
+
+  // A scripted taker buys from the generator's asks: a trade at a new price, in the candle the
+  // chart shows last.
   const before = Number(await chart.getAttribute('data-last-trades'));
   await market.place({ symbol: SYMBOL, side: 'BUY', type: 'MARKET', quantity: '0.02' });
   const [trade] = await client.rest.trades({ symbol: SYMBOL, limit: 1 });
+  await expect(chart).toHaveAttribute('data-last-open-time', String(minuteOf(trade!.time)));
   await expect(chart).toHaveAttribute('data-last-close', trade!.price);
-  expect(Number(await chart.getAttribute('data-last-trades'))).toBeGreaterThan(before);
+  await expect.poll(async () => Number(await chart.getAttribute('data-last-trades'))).toBeGreaterThan(before);
   await expect(page.getByTestId('ticker-last')).toHaveText(Number(trade!.price).toFixed(2));
   await expect(page.getByTestId('ticker-count')).not.toHaveText(String(day.count));
 
