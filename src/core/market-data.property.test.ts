@@ -203,3 +203,41 @@ test('thousands of trades over many minutes: batch folds on the way and the quer
     assert.equal(candles.reduce((s, c) => s + c.fold.count, 0), trades.length);
   }
 });
+
+test('times that go back (a clock-offset fault) are kept at the latest time; aggregate ids follow the flags; with any cap and reads at any point', () => {
+  const backwards = fc.array(
+    fc.record({ step: fc.integer({ min: -90_000, max: 90_000 }), price: fc.integer({ min: 1, max: 50 }), maker: fc.boolean(), newAgg: fc.boolean() }),
+    { minLength: 1, maxLength: 150 },
+  );
+  fc.assert(
+    fc.property(backwards, fc.integer({ min: 1, max: 40 }), fc.array(fc.integer({ min: 0, max: 150 }), { maxLength: 5 }), (steps, cap, readPoints) => {
+      const md = new SymbolMarketData(NO_HISTORY, cap);
+      let time = T0;
+      let latest = -Infinity;
+      let aggId = 0;
+      const expected: { id: number; time: number; aggId: number }[] = [];
+      steps.forEach((s, i) => {
+        if (readPoints.includes(i)) md.aggTrades({ limit: 1000 });
+        time += s.step;
+        const newAgg = i === 0 || s.newAgg;
+        md.record(s.price, 1, time, s.maker, newAgg);
+        latest = Math.max(latest, time);
+        if (newAgg) aggId++;
+        expected.push({ id: i + 1, time: latest, aggId });
+      });
+      const kept = expected.slice(-cap);
+      assert.deepEqual(
+        md.trades(undefined, 1000).map((t) => [t.id, t.time]),
+        kept.map((t) => [t.id, t.time]),
+      );
+      const aggs = md.aggTrades({ limit: 1000 });
+      for (const a of aggs) {
+        const members = kept.filter((t) => t.aggId === a.aggId);
+        assert.deepEqual([a.firstId, a.lastId], [members[0]!.id, members[members.length - 1]!.id]);
+      }
+      assert.equal(md.tape.lastAggId, aggId);
+      const whole = md.klines({ interval: KLINE_INTERVALS.get('1M')!, tz: 0, limit: 1000, now: latest });
+      assert.equal(whole.reduce((n, c) => n + c.fold.count, 0), steps.length);
+    }),
+  );
+});

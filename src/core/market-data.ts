@@ -60,29 +60,23 @@ export interface TradeRange {
   readonly limit: number;
 }
 
-/** Trades folded into minute bars at once (32 KiB of rows: they are still in the L1/L2 cache). */
-const FOLD_BATCH = 1024;
-
 export class SymbolMarketData {
   readonly tape: TradeTape;
   private ownBars: MinuteBars | null = null;
-  /** Time of the latest trade recorded live. */
-  private latest = -Infinity;
   /** Live trades (by the tape's `appended` count) already folded into the minute bars. */
   private folded = 0;
-  private readonly foldBatch: number;
 
   constructor(
     private readonly history: SymbolHistory,
     cap: number,
   ) {
-    this.tape = new TradeTape(history.trades, cap);
-    this.foldBatch = Math.min(cap, FOLD_BATCH);
+    this.tape = new TradeTape(history.trades, cap, (upTo) => this.foldPending(upTo));
   }
 
   /**
    * The minute bars, up to date: history's (copied on first use, so reset stays cheap) plus
-   * every live trade. `record` folds live trades in batches; a query folds the rest of them.
+   * every live trade. Live trades are folded when asked for here, or just before the tape lets
+   * them go (bars outlive the trades): the order path only appends.
    */
   get bars(): MinuteBars {
     if (this.folded < this.tape.appended) this.foldPending();
@@ -96,21 +90,14 @@ export class SymbolMarketData {
 
   /** One public trade; `newAggregate`: the first fill of a taker order at this price. */
   record(price: number, qty: number, at: number, buyerIsMaker: boolean, newAggregate: boolean): void {
-    // Never before the latest trade (a clock-offset fault can move time back): the tape, the
-    // bars and every closed candle stay in time order.
-    const time = at < this.latest ? this.latest : at;
-    this.latest = time;
-    this.tape.append(time, price, qty, buyerIsMaker, newAggregate);
-    // Every FOLD_BATCH trades, so always before the tape lets an unfolded trade go (bars outlive
-    // the trades) and a query folds at most a batch; the rows just written are still in cache.
-    // (Against folding only when the tape fills: 1.005x engine ops per CPU-second, bench:ab.)
-    if (this.tape.appended - this.folded >= this.foldBatch) this.foldPending();
+    this.tape.append(at, price, qty, buyerIsMaker, newAggregate);
   }
 
-  /** Folds the live trades appended since the last fold into the bars, oldest first. */
-  private foldPending(): void {
-    this.tape.foldLiveSince(this.folded, this.ownedBars());
-    this.folded = this.tape.appended;
+  /** Folds the live trades numbered `folded` to `upTo` - 1 into the bars, oldest first. */
+  private foldPending(upTo = this.tape.appended): void {
+    if (upTo <= this.folded) return;
+    this.tape.foldLiveSince(this.folded, this.ownedBars(), upTo);
+    this.folded = upTo;
   }
 
   /** Latest trade id (history's when no live trade yet); 0: none ever. */
