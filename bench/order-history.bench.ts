@@ -9,7 +9,6 @@
 //
 //   node --expose-gc --import tsx bench/order-history.bench.ts   [--runs=7] [--ops=300000] [--only=keep|forget]
 
-import { performance } from 'node:perf_hooks';
 import { resolveConfig } from '../src/config/index.ts';
 import type { PlaceOrder } from '../src/core/commands.ts';
 import { Exchange } from '../src/core/exchange.ts';

@@ -2,7 +2,7 @@
 // alternating, so that a machine whose baseline swings by 30 % between runs cannot turn a loss
 // into a gain. Only prints and writes JSON; it never asserts a time. (docs: bench/README.md)
 //
-//   npm run bench:ab -- <base-ref> [bench ...] [--rounds=3] [--scripts=auto|head|base]
+//   npm run bench:ab -- <base-ref> [bench ...] [--rounds=4] [--scripts=auto|head|base]
 //                       [--json=<file>] [--cache-dir=<dir>] [--args='<extra bench flags>']
 //   benches: engine, ws (= w1 + w2 + m1), w1, w2, m1, push, rest, reset, routing (default: engine w1 w2)
 //
@@ -31,14 +31,18 @@ const option = (name: string): string | undefined => args.find((a) => a.startsWi
 const positional = args.filter((a) => !a.startsWith('--'));
 
 function usage(msg: string): never {
-  console.error(`${msg}\nusage: npm run bench:ab -- <base-ref> [${AB_BENCHES.map((b) => b.name).join('|')} ...] [--rounds=3] [--scripts=auto|head|base] [--json=<file>]`);
+  console.error(`${msg}\nusage: npm run bench:ab -- <base-ref> [${AB_BENCHES.map((b) => b.name).join('|')} ...] [--rounds=4] [--scripts=auto|head|base] [--json=<file>]`);
   process.exit(2);
 }
 
 const baseRef = positional[0] ?? usage('missing <base-ref>');
 const benchNames = positional.length > 1 ? positional.slice(1) : ['engine', 'w1', 'w2'];
 const benches = benchNames.map((n) => AB_BENCHES.find((b) => b.name === n) ?? usage(`unknown bench ${JSON.stringify(n)}`));
-const ROUNDS = Math.max(1, Math.round(Number(option('rounds') ?? 3)));
+const ROUNDS = Number(option('rounds') ?? 4);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) usage(`--rounds: a whole number from 1, not ${JSON.stringify(option('rounds'))}`);
+// With 2 rounds in base-head-head-base order, a machine that slowed in the middle of the run
+// fell on the head only (REST 0.785x, then 0.987x with 5 rounds: bench/REPORT.md).
+const MIN_TRUSTED_ROUNDS = 4;
 const SCRIPTS = option('scripts') ?? 'auto';
 if (!['auto', 'head', 'base'].includes(SCRIPTS)) usage(`--scripts: auto, head or base, not ${SCRIPTS}`);
 /** Extra flags for every bench run (both sides), e.g. --args='--only=shallow --engine=spot-sim'. */
@@ -170,6 +174,7 @@ const baseRoot = prepareBase();
 const headSide: Side = { label: 'head', root: ROOT };
 const baseSide: Side = { label: 'base', root: baseRoot };
 const headBenchInBase = SCRIPTS === 'base' ? null : headScriptsInBase(baseRoot);
+if (ROUNDS < MIN_TRUSTED_ROUNDS) console.warn(`bench:ab: ${ROUNDS} rounds; with fewer than ${MIN_TRUSTED_ROUNDS} a drift of the machine's load can fall on one side only: do not base a claim on this run`);
 console.log(`A/B: base ${baseSha.slice(0, 7)} vs head ${headSha.slice(0, 7)}${headDirty ? ' + uncommitted changes' : ''}, ${ROUNDS} rounds, load average ${loadavg().map((v) => v.toFixed(2)).join(' / ')}; logs in ${LOGS}`);
 
 const allFigures: FigureResult[] = [];
