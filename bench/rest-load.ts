@@ -23,7 +23,7 @@ import {
   SYMBOL,
   WARMUP_SECONDS,
 } from './rest-settings.ts';
-import { formatRate, LoadProcess, NO_RATE_LIMITS } from './support.ts';
+import { formatRate, LOAD_SERVER, LoadProcess, NO_RATE_LIMITS } from './support.ts';
 
 export interface MeasuredRun {
   readonly client: ClientResult;
@@ -67,10 +67,7 @@ function closeBare(server: Server): Promise<void> {
 function benchConfig() {
   return {
     sim: {
-      bind: '127.0.0.1',
-      port: 0,
-      tls_port: 0,
-      stats_interval_ms: 0,
+      ...LOAD_SERVER,
       // 100 seeded levels a side, so depth?limit=100 answers 100 bids and 100 asks from the start.
       generator: { enabled: GENERATOR, seed_levels: 100 },
       limits: NO_RATE_LIMITS,

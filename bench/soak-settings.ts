@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SimConfigInput } from '../src/index.ts';
-import { envNumber, NO_RATE_LIMITS, type Summary } from './support.ts';
+import { envNumber, LOAD_SERVER, NO_RATE_LIMITS, type Summary } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 // bench/, also when `npm run soak` runs this file bundled into dist/.
@@ -45,10 +45,7 @@ export const ALL_STREAMS = ['btcusdt', 'ethusdt'].flatMap((s) => ['@depth', '@de
 /** The default configuration with the generator at the soak's rates and no refusal for rate. */
 export const config: SimConfigInput = {
   sim: {
-    bind: '127.0.0.1',
-    port: 0,
-    tls_port: 0,
-    stats_interval_ms: 0,
+    ...LOAD_SERVER,
     generator: { limit_rate_per_s: LIMIT_RATE, market_rate_per_s: MARKET_RATE },
     limits: NO_RATE_LIMITS,
   },

@@ -76,6 +76,8 @@ export function median(xs: readonly number[]): number {
 export const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 /** The simulator's `limits` lifted, so no request of a bench is refused for rate. */
 export const NO_RATE_LIMITS = { weight_per_minute: NO_LIMIT, orders_per_10s: NO_LIMIT, orders_per_day: NO_LIMIT } as const;
+/** A load bench's simulator: loopback only, any free ports, no periodic stats line in the output. */
+export const LOAD_SERVER = { bind: '127.0.0.1', port: 0, tls_port: 0, stats_interval_ms: 0 } as const;
 
 // ------------------------------------------------------------------ figures
 

@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SimConfigInput } from '../src/index.ts';
-import { envNumber, flag, NO_RATE_LIMITS } from './support.ts';
+import { envNumber, flag, LOAD_SERVER, NO_RATE_LIMITS } from './support.ts';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 /** The load process (forked). */
@@ -42,10 +42,7 @@ export const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(2)} ms
 export function apiConfig(ed25519File?: string): SimConfigInput {
   return {
     sim: {
-      bind: '127.0.0.1',
-      port: 0,
-      tls_port: 0,
-      stats_interval_ms: 0,
+      ...LOAD_SERVER,
       generator: { enabled: false },
       limits: NO_RATE_LIMITS,
       ...(ed25519File === undefined ? {} : { account: { ed25519_public_key_file: ed25519File } }),
@@ -57,10 +54,7 @@ export function apiConfig(ed25519File?: string): SimConfigInput {
 export function marketConfig(): SimConfigInput {
   return {
     sim: {
-      bind: '127.0.0.1',
-      port: 0,
-      tls_port: 0,
-      stats_interval_ms: 0,
+      ...LOAD_SERVER,
       ...(MD_RATE === undefined ? {} : { generator: { limit_rate_per_s: MD_RATE } }),
     },
   };
