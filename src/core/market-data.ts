@@ -79,7 +79,7 @@ export class SymbolMarketData {
    * them go (bars outlive the trades): the order path only appends.
    */
   get bars(): MinuteBars {
-    if (this.folded < this.tape.appended) this.foldPending();
+    this.foldPending();
     return this.ownedBars();
   }
 
@@ -96,7 +96,7 @@ export class SymbolMarketData {
   /** Folds the live trades numbered `folded` to `upTo` - 1 into the bars, oldest first. */
   private foldPending(upTo = this.tape.appended): void {
     if (upTo <= this.folded) return;
-    this.tape.foldLiveSince(this.folded, this.ownedBars(), upTo);
+    this.tape.foldLiveSince(this.folded, upTo, this.ownedBars());
     this.folded = upTo;
   }
 

@@ -4,6 +4,8 @@
 // (quiet minutes have no bar: a fold repeats the previous close). A live trade updates the last
 // bar or starts one: a few array writes. Bars outlive the trades the tape lets go.
 
+import { lowerBound } from './lower-bound.ts';
+
 export const BAR = 11;
 export const T = 0;
 export const O = 1;
@@ -99,14 +101,7 @@ export class MinuteBars {
 
   /** First bar index whose minute is >= `time` (count when none). */
   lowerBound(time: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.data[mid * BAR + T]! < time) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.count, (i) => this.data[i * BAR + T]!, time);
   }
 }
 

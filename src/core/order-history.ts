@@ -14,6 +14,7 @@ import type { AccountOrder } from './account-order.ts';
 import { ClientIdTable } from './client-id-table.ts';
 import { KeptOrderRows } from './kept-orders.ts';
 import type { OrderView } from './types.ts';
+import { lowerBound } from './lower-bound.ts';
 
 /** Stale entries a symbol's sorted arrays may carry beyond the kept count before compaction. */
 const MIN_COMPACTION = 1024;
@@ -70,7 +71,7 @@ export class OrderHistory {
   rowOf(symbolIndex: number, orderId: number): number | undefined {
     this.catchUp();
     const ids = this.sortedIds[symbolIndex]!;
-    const at = lowerBound(ids, orderId);
+    const at = firstAtLeast(ids, orderId);
     if (ids[at] !== orderId) return undefined;
     const row = this.sortedRows[symbolIndex]![at]!;
     return row >= this.rows.oldest ? row : undefined;
@@ -89,7 +90,7 @@ export class OrderHistory {
     this.catchUp();
     const ids = this.sortedIds[symbolIndex]!;
     const rows = this.sortedRows[symbolIndex]!;
-    for (let i = lowerBound(ids, fromId); i < ids.length; i++) if (rows[i]! >= this.rows.oldest) yield { orderId: ids[i]!, row: rows[i]! };
+    for (let i = firstAtLeast(ids, fromId); i < ids.length; i++) if (rows[i]! >= this.rows.oldest) yield { orderId: ids[i]!, row: rows[i]! };
   }
 
   /** The symbol's kept rows from the highest orderId down. */
@@ -128,7 +129,7 @@ export class OrderHistory {
       ids = this.sortedIds[symbolIndex] = ids.filter((_, i) => keep[i]);
       rows = this.sortedRows[symbolIndex] = rows.filter((_, i) => keep[i]);
     }
-    const from = lowerBound(ids, batch[0]![0]);
+    const from = firstAtLeast(ids, batch[0]![0]);
     const tailIds = ids.splice(from);
     const tailRows = rows.splice(from);
     let t = 0;
@@ -145,13 +146,6 @@ export class OrderHistory {
   }
 }
 
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+function firstAtLeast(sorted: readonly number[], value: number): number {
+  return lowerBound(sorted.length, (i) => sorted[i]!, value);
 }

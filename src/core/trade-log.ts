@@ -2,6 +2,7 @@
 // Orders are forgotten when they end; their trades stay here for myTrades.
 
 import type { AccountTrade } from './types.ts';
+import { lowerBound } from './lower-bound.ts';
 
 export const MY_TRADES_DEFAULT_LIMIT = 500;
 export const MY_TRADES_MAX_LIMIT = 1000;
@@ -59,12 +60,5 @@ export class TradeLog {
 }
 
 function lowerBoundById(list: readonly AccountTrade[], id: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.tradeId < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return lowerBound(list.length, (i) => list[i]!.tradeId, id);
 }

@@ -9,6 +9,7 @@
 
 import { MINUTE_MS } from './kline-time.ts';
 import type { MinuteBars } from './minute-bars.ts';
+import { lowerBound } from './lower-bound.ts';
 
 /** Columns of trades; `aggGap` = trade id - aggregate id (non-decreasing, small). */
 export class TradeColumns {
@@ -189,11 +190,11 @@ export class TradeTape {
   }
 
   /**
-   * Folds the live trades appended as number `fromAppended` (0-based) on into `bars`, oldest
+   * Folds the live trades numbered `fromAppended` to `end` - 1 (0-based) into `bars`, oldest
    * first; their chunk must still be here. One tight loop over the rows: the fold of a whole
    * tape of trades costs a few nanoseconds a trade.
    */
-  foldLiveSince(fromAppended: number, bars: MinuteBars, end = this.appended): void {
+  foldLiveSince(fromAppended: number, end: number, bars: MinuteBars): void {
     if (fromAppended < this.firstChunk * (this.mask + 1)) throw new RangeError('trades already overwritten');
     this.settle();
     let id = this.idsBefore + fromAppended + 1;
@@ -264,25 +265,11 @@ export class TradeTape {
 
   /** First index whose time is >= `time` (size when none). */
   lowerBoundTime(time: number): number {
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.time(mid) < time) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.size, (i) => this.time(i), time);
   }
 
   /** First index whose aggregate id is >= `aggId` (size when none). */
   lowerBoundAggId(aggId: number): number {
-    let lo = 0;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.aggId(mid) < aggId) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.size, (i) => this.aggId(i), aggId);
   }
 }
