@@ -49,6 +49,11 @@ export class Level {
   /** Sum of `remaining` over the level's orders, kept on every change. */
   qty = 0;
   count = 0;
+  /**
+   * The depth batch in which the depth aggregator last noted this level as changed: a change to
+   * a level already noted costs one comparison (depth-aggregator.ts).
+   */
+  notedInBatch = 0;
 
   constructor(
     readonly price: number,
@@ -60,7 +65,11 @@ export class Level {
 export class BookSide {
   /** Levels sorted by ascending key: the best level is last. */
   readonly levels: Level[] = [];
-  /** Levels by price (ticks > 0), addressed directly: see PagedTable. */
+  /**
+   * Levels by price (ticks > 0), addressed directly: see PagedTable. A level that empties stays
+   * here, off `levels`, until the depth flush that publishes it (`dropIfEmpty`): an order at
+   * that price before then reopens the same Level, so the depth batch holds each price once.
+   */
   private readonly byPrice = new PagedTable<Level>();
 
   constructor(readonly side: Side) {}
@@ -73,14 +82,20 @@ export class BookSide {
     return this.levels[this.levels.length - 1];
   }
 
+  /** The level at `price` if it has orders. */
   level(price: number): Level | undefined {
-    return this.byPrice.get(price);
+    const level = this.byPrice.get(price);
+    return level !== undefined && level.count > 0 ? level : undefined;
   }
 
   /** Appends the order at the back of its price level; returns the level's new quantity. */
   add(order: Order): number {
     let level = this.byPrice.get(order.price);
-    if (level === undefined) level = this.insertLevel(order.price);
+    if (level === undefined) {
+      level = new Level(order.price, this.keyOf(order.price));
+      this.byPrice.set(order.price, level);
+    }
+    if (level.count === 0) this.insertLevel(level);
     order.level = level;
     order.prev = level.tail;
     order.next = null;
@@ -131,24 +146,26 @@ export class BookSide {
     return this.side === 'BUY' ? price : -price;
   }
 
-  private insertLevel(price: number): Level {
-    const key = this.keyOf(price);
-    const level = new Level(price, key);
+  /** After the depth flush published an emptied level: forgets it unless it has orders again. */
+  dropIfEmpty(level: Level): void {
+    if (level.count === 0 && this.byPrice.get(level.price) === level) this.byPrice.delete(level.price);
+  }
+
+  private insertLevel(level: Level): void {
+    const key = level.key;
     const levels = this.levels;
     // New levels land near the touch most of the time: check the end before searching.
     const n = levels.length;
     if (n === 0 || levels[n - 1]!.key < key) levels.push(level);
     else levels.splice(this.searchKey(key), 0, level);
-    this.byPrice.set(price, level);
-    return level;
   }
 
+  /** Takes an emptied level off `levels`; it stays in `byPrice` until the flush drops it. */
   private removeLevel(level: Level): void {
     const levels = this.levels;
     const n = levels.length;
     if (levels[n - 1] === level) levels.pop();
     else levels.splice(this.searchKey(level.key), 1);
-    this.byPrice.delete(level.price);
   }
 
   /** First index whose key is >= `key`. */

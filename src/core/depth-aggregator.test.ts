@@ -87,3 +87,51 @@ test('an account order shows up in the diff like any other', () => {
   const diff = flushDepth(ex, T0 + 100).diffs[0]!;
   assert.deepEqual(diff.asks, [[ticks(ex, BTC, '65000'), lots(ex, BTC, '0.01')]]);
 });
+
+test('a level emptied and opened again within a batch is in the diff once, with its final quantity, best first', () => {
+  const ex = makeExchange();
+  const p = (offset: number) => String(59000 + offset);
+  counterparty(ex, BTC, 'BUY', p(0), '1');
+  flushDepth(ex, T0);
+  // Each round empties the level at 59001 (a new Level object each time) and opens it again.
+  for (let round = 0; round < 3; round++) counterpartyCancel(ex, counterparty(ex, BTC, 'BUY', p(1), '1'));
+  counterparty(ex, BTC, 'BUY', p(1), '0.5');
+  counterparty(ex, BTC, 'BUY', p(-1), '2');
+  const diff = flushDepth(ex, T0 + 100).diffs[0]!;
+  assert.deepEqual(diff.bids, [
+    [ticks(ex, BTC, p(1)), lots(ex, BTC, '0.5')],
+    [ticks(ex, BTC, p(-1)), lots(ex, BTC, '2')],
+  ]);
+});
+
+test('thousands of levels opened and emptied before a flush: each price once, final quantities, in order', () => {
+  const ex = makeExchange();
+  // 3,000 open/empty cycles over 7 ask prices: an emptied level is reopened, never noted twice.
+  const expected = new Map<number, number>();
+  for (let i = 0; i < 3000; i++) {
+    const price = String(61000 + (i % 7));
+    counterpartyCancel(ex, counterparty(ex, BTC, 'SELL', price, '1'));
+    expected.set(ticks(ex, BTC, price), 0);
+  }
+  counterparty(ex, BTC, 'SELL', '61003', '0.25');
+  expected.set(ticks(ex, BTC, '61003'), lots(ex, BTC, '0.25'));
+  const diff = flushDepth(ex, T0 + 100).diffs[0]!;
+  assert.deepEqual(diff.asks, [...expected].sort((a, b) => a[0] - b[0]));
+  assert.deepEqual(diff.bids, []);
+});
+
+test('an emptied level is kept for its price until the flush that publishes it, then forgotten', () => {
+  const ex = makeExchange();
+  const bids = ex.state.books[ex.instrument(BTC)!.index]!.bids;
+  const price = ticks(ex, BTC, '59000');
+  const first = counterparty(ex, BTC, 'BUY', '59000', '1');
+  const level = bids.level(price);
+  counterpartyCancel(ex, first);
+  assert.equal(bids.level(price), undefined, 'an emptied level is not a level of the book');
+  const second = counterparty(ex, BTC, 'BUY', '59000', '1');
+  assert.equal(bids.level(price), level, 'reopened before the flush: the same level');
+  counterpartyCancel(ex, second);
+  flushDepth(ex, T0 + 100);
+  counterparty(ex, BTC, 'BUY', '59000', '1');
+  assert.notEqual(bids.level(price), level, 'after the flush the price gets a new level');
+});

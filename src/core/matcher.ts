@@ -4,7 +4,7 @@
 // each fill that involves the account to the account desk (FillSink), which settles balances
 // and writes reports. It never touches a balance itself.
 
-import type { Order, BookSide } from './book.ts';
+import type { BookSide, Level, Order } from './book.ts';
 import { SymbolBook } from './book.ts';
 import type { FlushResult } from './commands.ts';
 import type { MarketData } from './market-data.ts';
@@ -74,12 +74,13 @@ export class Matcher {
     const qty = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
     const price = maker.price;
     const tradeId = ++inst.lastTradeId;
+    const level = maker.level!;
     opposite.reduce(maker, qty);
     if (maker.remaining === 0) {
       opposite.remove(maker);
       if (maker.account === null) this.registry.retireCounterparty(maker);
     }
-    this.levelChanged(inst, maker.side, price);
+    this.levelChanged(inst, maker.side, level);
     taker.remaining -= qty;
     // A retired maker keeps its fields until it is reused, which no code below does.
     this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker: maker.side === 'BUY' });
@@ -93,8 +94,9 @@ export class Matcher {
 
   private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number): void {
     const qty = maker.remaining;
+    const level = maker.level!;
     opposite.remove(maker);
-    this.levelChanged(inst, maker.side, maker.price);
+    this.levelChanged(inst, maker.side, level);
     maker.remaining = 0;
     this.account!.makerPrevented(inst, maker, qty, taker, now);
     this.registry.forgetAccount(inst, maker);
@@ -103,13 +105,14 @@ export class Matcher {
   /** Puts an order at the back of its level (the caller registers it). */
   rest(inst: Instrument, order: Order): void {
     this.books[inst.index]!.sideOf(order.side).add(order);
-    this.levelChanged(inst, order.side, order.price);
+    this.levelChanged(inst, order.side, order.level!);
   }
 
   /** Takes a resting order off the book (cancel, expiry); not for fills. */
   unrest(inst: Instrument, order: Order): void {
+    const level = order.level!;
     this.books[inst.index]!.sideOf(order.side).remove(order);
-    this.levelChanged(inst, order.side, order.price);
+    this.levelChanged(inst, order.side, level);
     if (order.account === null) this.registry.retireCounterparty(order);
     else this.registry.forgetAccount(inst, order);
   }
@@ -117,7 +120,7 @@ export class Matcher {
   /** Reduces a resting order in place, keeping its priority (amend). */
   reduce(inst: Instrument, order: Order, lots: number): void {
     this.books[inst.index]!.sideOf(order.side).reduce(order, lots);
-    this.levelChanged(inst, order.side, order.price);
+    this.levelChanged(inst, order.side, order.level!);
   }
 
   /** Whether a taker of `side` at `price` would meet the opposite best. */
@@ -155,10 +158,11 @@ export class Matcher {
 
   /**
    * A level's quantity changed: a new book update id, and the level joins the depth batch (the
-   * aggregator reads its quantity from the book at the flush, so nothing else is recorded).
+   * aggregator reads its quantity from the book at the flush, so nothing else is recorded). A
+   * level that just emptied is passed too: it is off the book, and its price publishes 0.
    */
-  private levelChanged(inst: Instrument, side: Side, price: number): void {
-    this.depth[inst.index]!.record(side, price, ++inst.updateId);
+  private levelChanged(inst: Instrument, side: Side, level: Level): void {
+    this.depth[inst.index]!.record(side, level, ++inst.updateId);
   }
 }
 
