@@ -167,25 +167,34 @@ export class TradeTape {
     return 0;
   }
 
-  /** Numbers the aggregates of the trades appended since the last call and keeps times in order. */
+  /**
+   * Numbers the aggregates of the trades appended since the last call and keeps times in order:
+   * a chunk at a time, the gap (trade id - aggregate id) growing by one for each trade that
+   * does not start an aggregate.
+   */
   private settle(): void {
     const end = this.appended;
     let k = this.settled;
     if (k === end) return;
-    let aggId = this.settledAggId;
+    let gap = this.idsBefore + k - this.settledAggId;
     let time = this.settledTime;
-    let id = this.idsBefore + k + 1;
-    for (; k < end; k++, id++) {
-      const row = this.chunks[(k >>> this.shift) - this.firstChunk]!;
-      const at = (k & this.mask) * ROW;
-      if (row[at]! < time) row[at] = time;
-      else time = row[at]!;
-      const flags = row[at + FLAGS]!;
-      if (flags >= NEW_AGGREGATE) aggId++;
-      row[at + FLAGS] = (id - aggId) * 2 + (flags & 1);
+    const size = this.mask + 1;
+    while (k < end) {
+      const inChunk = k & this.mask;
+      const count = Math.min(end - k, size - inChunk);
+      const row = this.chunks[(k - inChunk) / size - this.firstChunk]!;
+      for (let at = inChunk * ROW, stop = at + count * ROW; at < stop; at += ROW) {
+        const t = row[at]!;
+        if (t < time) row[at] = time;
+        else time = t;
+        const flags = row[at + FLAGS]!;
+        if (flags < NEW_AGGREGATE) gap++;
+        row[at + FLAGS] = gap * 2 + (flags & 1);
+      }
+      k += count;
     }
     this.settled = end;
-    this.settledAggId = aggId;
+    this.settledAggId = this.idsBefore + end - gap;
     this.settledTime = time;
   }
 
