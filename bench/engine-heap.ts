@@ -3,7 +3,7 @@
 // (the process runs with --expose-gc).
 
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
-import { newExchange, Rand, SEED, T0 } from './engine-stream.ts';
+import { newExchange, placed, Rand, restingCount, SEED, T0 } from './engine-stream.ts';
 
 export const HEAP_ORDERS = 200_000;
 export const HEAP_SPREAD = 2_500;
@@ -28,10 +28,10 @@ export function heapOurs(): number {
   for (let i = 0; i < HEAP_ORDERS; i++) {
     const buy = rnd.below(2) === 0;
     const d = 1 + rnd.below(HEAP_SPREAD);
-    ex.submit({ type: 'counterpartyLimit', now: T0, symbolIndex: sym, side: buy ? 'BUY' : 'SELL', price: buy ? mid - d : mid + d, lots: rnd.range(1, 10) });
+    placed(ex, sym, buy ? 'BUY' : 'SELL', buy ? mid - d : mid + d, rnd.range(1, 10), T0);
   }
   const after = heapUsed();
-  if (ex.state.counterpartyResting[sym]!.length !== HEAP_ORDERS) throw new Error('heap test: some orders did not rest');
+  if (restingCount(ex, sym) !== HEAP_ORDERS) throw new Error('heap test: some orders did not rest');
   return (after - before) / HEAP_ORDERS;
 }
 

@@ -6,6 +6,7 @@
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { resolveConfig } from '../src/config/index.ts';
 import { Exchange } from '../src/core/exchange.ts';
+import type { CoreEvent } from '../src/core/types.ts';
 
 export const T0 = 1_700_000_000_000;
 export const SEED = 0x5eed_2024;
@@ -15,17 +16,53 @@ export const SEED = 0x5eed_2024;
 export const config = resolveConfig({ sim: { generator: { enabled: false } } });
 export const SYMBOL = 'BTCUSDT';
 
+/**
+ * `npm run bench:ab` measures a base commit with these scripts when they run on its src, so
+ * that both sides replay the same stream. A core from before `submit(command)` (18ee0d6 and
+ * older) had a method per counterparty command instead; the stream and the replay speak both.
+ */
+export const HAS_SUBMIT = typeof (Exchange.prototype as { submit?: unknown }).submit === 'function';
+
+export interface OlderCore {
+  counterpartyOrder(symbolIndex: number, side: 'BUY' | 'SELL', price: number, lots: number, now: number): number;
+  counterpartyMarket(symbolIndex: number, side: 'BUY' | 'SELL', lots: number, now: number): void;
+  counterpartyCancel(key: number): boolean;
+  counterpartyRestingCount(symbolIndex: number): number;
+  takeEvents(now: number): CoreEvent[];
+  depthSnapshot(symbol: string, limit: number, mode: 'live'): { bids: [number, number][]; asks: [number, number][] } | { code: number };
+}
+
+export const olderCore = (ex: Exchange): OlderCore => ex as unknown as OlderCore;
+
 export function newExchange(): { ex: Exchange; sym: number; mid: number } {
   const ex = new Exchange(config, T0);
   const inst = ex.instrument(SYMBOL);
   if (inst === undefined) throw new Error(`${SYMBOL} is not configured`);
+  if (!HAS_SUBMIT) olderCore(ex).takeEvents(T0); // the older core kept its start events pending
   return { ex, sym: inst.index, mid: inst.startMid };
 }
 
 /** Cancels a counterparty order by book key; whether it was still resting. */
 export function cancelled(ex: Exchange, key: number, now: number): boolean {
+  if (!HAS_SUBMIT) return olderCore(ex).counterpartyCancel(key);
   const outcome = ex.submit({ type: 'counterpartyCancel', now, key });
   return outcome.ok && outcome.value;
+}
+
+/** A counterparty limit order; its book key if it rests, else 0. */
+export function placed(ex: Exchange, symbolIndex: number, side: 'BUY' | 'SELL', price: number, lots: number, now: number): number {
+  if (!HAS_SUBMIT) return olderCore(ex).counterpartyOrder(symbolIndex, side, price, lots, now);
+  const outcome = ex.submit({ type: 'counterpartyLimit', now, symbolIndex, side, price, lots });
+  return outcome.ok ? outcome.value : 0;
+}
+
+function taken(ex: Exchange, symbolIndex: number, side: 'BUY' | 'SELL', lots: number, now: number): void {
+  if (!HAS_SUBMIT) olderCore(ex).counterpartyMarket(symbolIndex, side, lots, now);
+  else ex.submit({ type: 'counterpartyTake', now, symbolIndex, side, price: null, lots });
+}
+
+export function restingCount(ex: Exchange, symbolIndex: number): number {
+  return HAS_SUBMIT ? ex.state.counterpartyResting[symbolIndex]!.length : olderCore(ex).counterpartyRestingCount(symbolIndex);
 }
 
 // ------------------------------------------------------------------ seeded op stream
@@ -99,7 +136,9 @@ export function generate(s: Scenario): OpStream {
   const qty = new Int32Array(length);
   const target = new Int32Array(length).fill(-1);
   const ids: string[] = new Array<string>(length).fill('');
-  const keyOf = new Int32Array(length); // oracle's book key per LIMIT op (0: did not rest)
+  // Book keys are numbers up to 2^53 (src/core/order-index.ts): an Int32Array wrapped the ones
+  // past 2^31, whose cancels then missed, and the engines disagreed.
+  const keyOf = new Float64Array(length); // oracle's book key per LIMIT op (0: did not rest)
   const live: number[] = []; // op indices of limits that rested and were not cancelled (may have filled since)
   const now = T0;
   let nLimit = 0;
@@ -117,8 +156,7 @@ export function generate(s: Scenario): OpStream {
     price[i] = px;
     qty[i] = q;
     ids[i] = String(i);
-    const placed = oracle.submit({ type: 'counterpartyLimit', now, symbolIndex: sym, side: sd === BUY ? 'BUY' : 'SELL', price: px, lots: q });
-    const key = placed.ok ? placed.value : 0;
+    const key = placed(oracle, sym, sd === BUY ? 'BUY' : 'SELL', px, q, now);
     keyOf[i] = key;
     if (key !== 0) live.push(i);
   };
@@ -130,7 +168,7 @@ export function generate(s: Scenario): OpStream {
   }
 
   for (let i = prefill; i < length; i++) {
-    const resting = oracle.state.counterpartyResting[sym]!.length;
+    const resting = restingCount(oracle, sym);
     const u = rnd.below(100);
     if (u < 70) {
       nLimit++;
@@ -171,7 +209,7 @@ export function generate(s: Scenario): OpStream {
       kind[i] = MARKET;
       side[i] = rnd.below(2);
       qty[i] = rnd.range(1, 50);
-      oracle.submit({ type: 'counterpartyTake', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: null, lots: qty[i]! });
+      taken(oracle, sym, side[i] === BUY ? 'BUY' : 'SELL', qty[i]!, now);
     }
     if (resting < rMin) rMin = resting;
     if (resting > rMax) rMax = resting;
@@ -189,6 +227,6 @@ export function generate(s: Scenario): OpStream {
     target,
     ids,
     mix: { limit: nLimit / n, cancel: nCancel / n, market: nMarket / n, aggressive: nAggressive / Math.max(1, nLimit), cancelsOfGone: nGone / Math.max(1, nCancel) },
-    resting: { min: rMin, max: rMax, mean: rSum / n, end: oracle.state.counterpartyResting[sym]!.length },
+    resting: { min: rMin, max: rMax, mean: rSum / n, end: restingCount(oracle, sym) },
   };
 }

@@ -33,10 +33,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
-import { depthSnapshot } from '../src/core/queries.ts';
 import { HEAP_ORDERS, HEAP_SPREAD, heapOurs, heapTheirs } from './engine-heap.ts';
-import { BUY, CANCEL, generate, LIMIT, newExchange, SEED, SYMBOL, T0, type OpStream, type Scenario } from './engine-stream.ts';
+import { runOurs, runTheirs, type RunResult } from './engine-replay.ts';
+import { generate, SEED, type OpStream, type Scenario } from './engine-stream.ts';
 import { runInfo, flag, median, table, yesNo } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -72,134 +71,6 @@ const SAME_PROCESS = flag('same-process') !== undefined;
 /** Child mode: `<scenario>:<engine>`, one timed run, its RunResult printed as `RESULT <json>`. */
 const RUN_ONE = flag('run-one');
 
-
-// ------------------------------------------------------------------ replays
-
-interface RunResult {
-  readonly opsPerSec: number;
-  /**
-   * Ops per second of this process's CPU time (user + system, GC threads included): on a shared
-   * machine it moves far less than the wall-clock figure when other work takes the cores.
-   */
-  readonly opsPerCpuSec: number;
-  readonly seconds: number;
-  /** Lots traded by takers (must agree between the engines). */
-  readonly takerLots: number;
-  /** spot-sim: public trades / all events taken; nodejs-order-book: filled makers reported in `done` + partials. */
-  readonly fills: number;
-  readonly events: number;
-  /** Resting lots per [side, price] at the end, as a string, to compare the engines' books. */
-  readonly bookDigest: string;
-}
-
-function digest(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyArray<readonly [number, number]>): string {
-  let h = 0;
-  let lots = 0;
-  for (const [p, q] of bids) {
-    h = (Math.imul(h, 31) + p * 7 + q) | 0;
-    lots += q;
-  }
-  h = (Math.imul(h, 31) + 1) | 0;
-  for (const [p, q] of asks) {
-    h = (Math.imul(h, 31) + p * 7 + q) | 0;
-    lots += q;
-  }
-  return `${bids.length}b/${asks.length}a levels, ${lots} lots, #${(h >>> 0).toString(16)}`;
-}
-
-function runOurs(st: OpStream): RunResult {
-  const { ex, sym } = newExchange();
-  const keys = new Int32Array(st.length);
-  const { kind, side, price, qty, target } = st;
-  const replay = (from: number, to: number, count: boolean) => {
-    let events = 0;
-    let trades = 0;
-    let lots = 0;
-    for (let i = from; i < to; i++) {
-      const now = T0 + i;
-      const k = kind[i];
-      let evs;
-      if (k === LIMIT) {
-        const placed = ex.submit({ type: 'counterpartyLimit', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: price[i]!, lots: qty[i]! });
-        if (placed.ok) keys[i] = placed.value;
-        evs = placed.events;
-      } else if (k === CANCEL) evs = ex.submit({ type: 'counterpartyCancel', now, key: keys[target[i]!]! }).events;
-      else evs = ex.submit({ type: 'counterpartyTake', now, symbolIndex: sym, side: side[i] === BUY ? 'BUY' : 'SELL', price: null, lots: qty[i]! }).events;
-      if (count) {
-        events += evs.length;
-        for (let e = 0; e < evs.length; e++) {
-          const ev = evs[e]!;
-          if (ev.type === 'trade') {
-            trades++;
-            lots += ev.qty;
-          }
-        }
-      }
-    }
-    return { events, trades, lots };
-  };
-  replay(0, st.prefill, false);
-  gc?.();
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const r = replay(st.prefill, st.length, true);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const cpu = process.cpuUsage(c0);
-  const snap = depthSnapshot(ex.state, SYMBOL, Number.MAX_SAFE_INTEGER, 'live');
-  if ('code' in snap) throw new Error('depth snapshot failed');
-  return {
-    opsPerSec: (st.length - st.prefill) / seconds,
-    opsPerCpuSec: ((st.length - st.prefill) * 1e6) / (cpu.user + cpu.system),
-    seconds,
-    takerLots: r.lots,
-    fills: r.trades,
-    events: r.events,
-    bookDigest: digest(snap.bids, snap.asks),
-  };
-}
-
-function runTheirs(st: OpStream): RunResult {
-  const ob = new OrderBook();
-  const { kind, side, price, qty, target, ids } = st;
-  const replay = (from: number, to: number) => {
-    let lots = 0;
-    let fills = 0;
-    for (let i = from; i < to; i++) {
-      const k = kind[i];
-      if (k === LIMIT) {
-        const size = qty[i]!;
-        const r = ob.limit({ id: ids[i]!, side: side[i] === BUY ? TheirSide.BUY : TheirSide.SELL, size, price: price[i]! });
-        lots += size - r.quantityLeft;
-        fills += r.done.length + (r.partial !== null && r.partial.id !== ids[i] ? 1 : 0);
-      } else if (k === CANCEL) {
-        ob.cancel(ids[target[i]!]!);
-      } else {
-        const size = qty[i]!;
-        const r = ob.market({ side: side[i] === BUY ? TheirSide.BUY : TheirSide.SELL, size });
-        lots += size - r.quantityLeft;
-        fills += r.done.length + (r.partial !== null ? 1 : 0);
-      }
-    }
-    return { lots, fills };
-  };
-  replay(0, st.prefill);
-  gc?.();
-  const c0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const r = replay(st.prefill, st.length);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const cpu = process.cpuUsage(c0);
-  const [asks, bids] = ob.depth(); // asks ascending, bids descending
-  return {
-    opsPerSec: (st.length - st.prefill) / seconds,
-    opsPerCpuSec: ((st.length - st.prefill) * 1e6) / (cpu.user + cpu.system),
-    seconds,
-    takerLots: r.lots,
-    fills: r.fills,
-    events: 0,
-    bookDigest: digest(bids, asks),
-  };
-}
 
 // ------------------------------------------------------------------ formatting
 
