@@ -23,9 +23,11 @@ function slotOf(key: number): number {
 export class OrderIndex {
   private readonly account = new Map<number, Order>();
   private readonly slots: (Order | null)[] = [];
-  /** Per slot: how many keys it has handed out; the key's generation. */
-  private readonly generations: number[] = [];
-  /** Slots no order occupies, reused last-freed first. */
+  /**
+   * Slots no order occupies, reused last-freed first, each as two entries: the slot, then the
+   * generation of the last key it handed out. Kept here rather than in a per-slot counter, a
+   * rest reads nothing per slot (on a deep book, one cache miss less per resting order).
+   */
   private readonly freeSlots: number[] = [];
   private counterpartyCount = 0;
 
@@ -38,15 +40,15 @@ export class OrderIndex {
    * slot is held for it until `delete(key)`; `set(key, order)` puts the order there.
    */
   newCounterpartyKey(): number {
-    let slot = this.freeSlots.pop();
-    if (slot === undefined) {
-      slot = this.slots.length;
-      if (slot >= SLOT_LIMIT) throw new Error(`more than ${SLOT_LIMIT} resting counterparty orders`);
-      this.slots.push(null);
-      this.generations.push(0);
+    const free = this.freeSlots;
+    if (free.length > 0) {
+      const generation = free.pop()! + 1;
+      return -(generation * SLOT_LIMIT + free.pop()! + 1);
     }
-    const generation = ++this.generations[slot]!;
-    return -(generation * SLOT_LIMIT + slot + 1);
+    const slot = this.slots.length;
+    if (slot >= SLOT_LIMIT) throw new Error(`more than ${SLOT_LIMIT} resting counterparty orders`);
+    this.slots.push(null);
+    return -(SLOT_LIMIT + slot + 1);
   }
 
   get(key: number): Order | undefined {
@@ -71,7 +73,7 @@ export class OrderIndex {
     const order = this.slots[slot];
     if (order == null || order.id !== key) return false;
     this.slots[slot] = null;
-    this.freeSlots.push(slot);
+    this.freeSlots.push(slot, Math.floor((-key - 1) / SLOT_LIMIT));
     this.counterpartyCount--;
     return true;
   }
