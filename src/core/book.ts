@@ -146,9 +146,12 @@ export class BookSide {
     return this.side === 'BUY' ? price : -price;
   }
 
-  /** After the depth flush published an emptied level: forgets it unless it has orders again. */
+  /**
+   * After the depth flush published a changed level: forgets it if it is empty. It is its
+   * price's only level (an emptied one is reopened, never replaced, until this call).
+   */
   dropIfEmpty(level: Level): void {
-    if (level.count === 0 && this.byPrice.get(level.price) === level) this.byPrice.delete(level.price);
+    if (level.count === 0) this.byPrice.delete(level.price);
   }
 
   private insertLevel(level: Level): void {

@@ -135,7 +135,7 @@ function publish(touched: Level[], side: BookSide, published: Map<number, number
   const out: [number, number][] = new Array(touched.length);
   for (let i = 0; i < touched.length; i++) {
     const level = touched[i]!;
-    const qty = level.count === 0 ? 0 : level.qty;
+    const qty = level.qty; // 0 once its last order left
     out[i] = [level.price, qty];
     if (qty === 0) {
       published.delete(level.price);
