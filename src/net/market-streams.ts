@@ -12,7 +12,8 @@ import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { describeUntrusted } from '../untrusted.ts';
 import { requestIdText } from './request-id.ts';
 import { streamEventInUnit, type TimeUnit } from '../api/time-unit.ts';
-import { CLOSE_POLICY, textFrame, type Peer } from './ws-peer.ts';
+import { textFrame } from './frames.ts';
+import { CLOSE_POLICY, type Peer } from './ws-peer.ts';
 import type { StreamFanOut } from './market-data-pushes.ts';
 
 /** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */

@@ -7,6 +7,7 @@
 
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { framesOf } from './frames.ts';
 
 export type PeerKind = 'market' | 'api' | 'user';
 
@@ -21,43 +22,6 @@ export const CLOSE_SLOW_CONSUMER = 1013;
 
 /** Server pings remembered for their echo; older ones are forgotten (the timeout has them). */
 const MAX_OUTSTANDING_PINGS = 16;
-
-/** FIN + text opcode: every frame we send is one whole text message (RFC 6455 5.2). */
-const FIN_TEXT = 0x81;
-
-/** Header bytes of an unmasked server frame with a payload of `length` bytes (RFC 6455 5.2). */
-function headerLength(length: number): number {
-  return length < 126 ? 2 : length < 65536 ? 4 : 10;
-}
-
-/** Writes the frame header for a `length`-byte text payload at `offset`; returns the next offset. */
-function writeHeader(target: Buffer, offset: number, length: number): number {
-  target[offset] = FIN_TEXT;
-  if (length < 126) {
-    target[offset + 1] = length;
-    return offset + 2;
-  }
-  if (length < 65536) {
-    target[offset + 1] = 126;
-    target.writeUInt16BE(length, offset + 2);
-    return offset + 4;
-  }
-  target[offset + 1] = 127;
-  target.writeUInt32BE(Math.floor(length / 2 ** 32), offset + 2);
-  target.writeUInt32BE(length >>> 0, offset + 6);
-  return offset + 10;
-}
-
-/**
- * A whole text frame (header and payload) for a payload many peers receive (a market-data
- * update): framed once, then handed to every subscriber's socket as the same bytes.
- */
-export function textFrame(payload: string | Buffer): Buffer {
-  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  const frame = Buffer.allocUnsafe(headerLength(bytes.length) + bytes.length);
-  bytes.copy(frame, writeHeader(frame, 0, bytes.length));
-  return frame;
-}
 
 /**
  * The peers with frames queued in this tick, in the order they got their first: one
@@ -161,30 +125,7 @@ export class Peer {
       socket.write(items[0]!);
       return;
     }
-    let total = 0;
-    const lengths = new Array<number>(items.length);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
-      if (typeof item === 'string') {
-        const length = Buffer.byteLength(item);
-        lengths[i] = length;
-        total += headerLength(length) + length;
-      } else {
-        total += item.length;
-      }
-    }
-    const out = Buffer.allocUnsafe(total);
-    let offset = 0;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
-      if (typeof item === 'string') {
-        offset = writeHeader(out, offset, lengths[i]!);
-        offset += out.write(item, offset);
-      } else {
-        offset += item.copy(out, offset);
-      }
-    }
-    socket.write(out);
+    socket.write(framesOf(items));
   }
 
   /** Counts one incoming message; false once more than `perSecond` arrived in this second. */
