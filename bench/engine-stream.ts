@@ -107,6 +107,14 @@ export interface Scenario {
   readonly seed: number;
 }
 
+/** The engine bench's two books; `scale` multiplies the timed ops. */
+export function scenarios(scale: number): Scenario[] {
+  return [
+    { name: 'shallow', label: 'shallow (~1k resting)', target: 1_000, spread: 50, cross: 5, aggressiveBase: 0.4, ops: Math.round(2_000_000 * scale), seed: SEED },
+    { name: 'deep', label: 'deep (~250k resting)', target: 250_000, spread: 2_500, cross: 20, aggressiveBase: 0.4, ops: Math.round(1_000_000 * scale), seed: SEED + 1 },
+  ];
+}
+
 export interface OpStream {
   readonly scenario: Scenario;
   /** Ops [0, prefill) build the starting book (untimed); [prefill, length) are timed. */

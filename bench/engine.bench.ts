@@ -35,7 +35,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HEAP_ORDERS, HEAP_SPREAD, heapOurs, heapTheirs } from './engine-heap.ts';
 import { runOurs, runTheirs, type RunResult } from './engine-replay.ts';
-import { generate, SEED, type OpStream, type Scenario } from './engine-stream.ts';
+import { generate, scenarios, SEED, type OpStream, type Scenario } from './engine-stream.ts';
 import { runInfo, flag, median, table, yesNo } from './support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -83,10 +83,7 @@ function fmtOps(x: number): string {
 
 // ------------------------------------------------------------------ main
 
-const SCENARIOS: Scenario[] = [
-  { name: 'shallow', label: 'shallow (~1k resting)', target: 1_000, spread: 50, cross: 5, aggressiveBase: 0.4, ops: Math.round(2_000_000 * SCALE), seed: SEED },
-  { name: 'deep', label: 'deep (~250k resting)', target: 250_000, spread: 2_500, cross: 20, aggressiveBase: 0.4, ops: Math.round(1_000_000 * SCALE), seed: SEED + 1 },
-];
+const SCENARIOS = scenarios(SCALE);
 
 interface ScenarioReport {
   scenario: Scenario;
