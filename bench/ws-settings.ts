@@ -29,6 +29,14 @@ const onlyFlag = flag('only');
 export const PARTS = new Set<Part>(onlyFlag ? (onlyFlag.split(',').filter((p) => (ALL_PARTS as readonly string[]).includes(p)) as Part[]) : ALL_PARTS);
 export const WRITE_JSON = flag('no-json') === undefined;
 export const BASELINE = flag('no-baseline') === undefined;
+/**
+ * `--keep-awake`: a no-op timer every 2 ms in this (the server) process for the whole run. A
+ * simulator with nothing due arms no timer and sleeps until a request comes; 18ee0d6 and older
+ * woke every 2 ms (their driver tick). Sleeping deeper makes the next wake-up slower on this
+ * machine, which the W1 round trip includes (80 against 77 µs HMAC with and without the timer);
+ * with the flag on both sides of a `bench:ab` run, W1 compares the request paths alone.
+ */
+export const KEEP_AWAKE = flag('keep-awake') !== undefined;
 
 export const DEPTH_STREAM = 'btcusdt@depth@100ms';
 /** The depth stream's push interval, which the bare broadcaster copies. */

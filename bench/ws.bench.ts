@@ -36,6 +36,7 @@
 //          BENCH_WARMUP_SECONDS=1  BENCH_WINDOW=128 (W2, at most 190: 200 open orders per symbol)
 //          BENCH_MD_CONNECTIONS=1000  BENCH_MD_CLIENTS=2  BENCH_MD_RATE=<generator limit_rate_per_s>
 //   flags: --only=w1,w2,m1   --no-json   --no-baseline
+//          --keep-awake (a no-op 2 ms timer in the server process: see ws-settings.ts)
 //   profile the server side:
 //          node --cpu-prof --cpu-prof-dir=.tmp/prof-ws --import tsx bench/ws.bench.ts --only=w2 --no-json
 //          npx tsx bench/profile-summary.ts .tmp/prof-ws
@@ -60,6 +61,7 @@ import {
   BASELINE,
   CLIENT_FILE,
   DEPTH_STREAM,
+  KEEP_AWAKE,
   log,
   marketConfig,
   MD_CLIENTS,
@@ -83,7 +85,7 @@ const loadAtStart = loadavg();
 log(
   `ws bench — node ${process.version}, ${cpus()[0]?.model ?? 'unknown cpu'} x${cpus().length}, load ${loadavg()
     .map((l) => l.toFixed(2))
-    .join(' ')}; ` + `W1 ${RTT_SECONDS} s, W2 ${SECONDS} s window ${WINDOW}, M1 ${SECONDS} s ${MD_CONNECTIONS} connections / ${MD_CLIENTS} processes, warm-up ${WARMUP_SECONDS} s`,
+    .join(' ')}; ` + `W1 ${RTT_SECONDS} s, W2 ${SECONDS} s window ${WINDOW}, M1 ${SECONDS} s ${MD_CONNECTIONS} connections / ${MD_CLIENTS} processes, warm-up ${WARMUP_SECONDS} s${KEEP_AWAKE ? "; --keep-awake: a no-op 2 ms timer in the server process" : ""}`,
 );
 
 // Everything is bounded: a phase that hangs ends the run.
@@ -97,6 +99,8 @@ writeFileSync(publicKeyFile, keys.publicKey.export({ type: 'spki', format: 'pem'
 const privateKeyPem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 
 const bare = await BareServer.start();
+// The idle wake-up the simulators before the scheduler had (ws-settings.ts, KEEP_AWAKE).
+const keepAwake = KEEP_AWAKE ? setInterval(() => undefined, 2) : null;
 const results: WsResults = { w1: {}, w2: {}, m1: {} };
 
 try {
@@ -144,6 +148,7 @@ try {
     }
   }
 } finally {
+  if (keepAwake !== null) clearInterval(keepAwake);
   await bare.close();
   rmSync(tmp, { recursive: true, force: true });
 }
