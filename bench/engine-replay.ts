@@ -29,7 +29,8 @@ export interface RunResult {
   readonly bookDigest: string;
 }
 
-function digest(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyArray<readonly [number, number]>): string {
+/** A final book as a comparable string: level counts, resting lots and a hash of every [price, lots]. */
+export function digest(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyArray<readonly [number, number]>): string {
   let h = 0;
   let lots = 0;
   for (const [p, q] of bids) {
