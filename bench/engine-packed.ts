@@ -4,7 +4,7 @@
 // a trade tape (4 doubles a trade, as the core's market data keeps) and a changed-level note per
 // depth batch (as the core's depth aggregator keeps). No command or outcome objects, no event
 // objects, no account orders, no order index beyond the packed slots. Both replays must end with
-// the same lots taken and the same book (checked on every run, and by engine-packed.test.ts).
+// the same lots taken and the same book (checked on every run, and by engine-replay.test.ts).
 //
 // It bounds what a leaner order path could gain; the core's figures stay those of engine.bench.ts.
 //
