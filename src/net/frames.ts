@@ -83,6 +83,8 @@ export function framesOf(items: readonly (string | Buffer)[]): Buffer {
     offset += header + length;
   }
   // The socket keeps what it is given until it is sent: a copy of the frames, never the scratch.
+  // A buffer made for this call alone (past the kept size) is handed over as it is.
+  if (target !== scratch) return target.subarray(0, offset);
   const out = Buffer.allocUnsafe(offset);
   target.copy(out, 0, 0, offset);
   return out;
