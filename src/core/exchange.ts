@@ -138,7 +138,7 @@ export class Exchange {
       events = this.events.take();
       this.afterCommand?.();
     }
-    return result instanceof ApiError ? { ok: false, error: result, events } : { ok: true, value: result as ResultOf<C>, events };
+    return isApiError(result) ? { ok: false, error: result, events } : { ok: true, value: result as ResultOf<C>, events };
   }
 
   /**
@@ -231,4 +231,13 @@ export class Exchange {
     this.matcher.unrest(this.markets.instruments[order.symbolIndex]!, order);
     return true;
   }
+}
+
+/**
+ * Whether a command's result is a refusal. The counterparty's commands answer with a number, a
+ * boolean or null, and `instanceof` on those cost the engine bench's shallow book 12 % of its
+ * time (bench:ab, bench/REPORT.md: 1.13x ops/s without it): the `typeof` test settles them first.
+ */
+function isApiError(result: unknown): result is ApiError {
+  return typeof result === 'object' && result !== null && result instanceof ApiError;
 }
