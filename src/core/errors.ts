@@ -146,6 +146,11 @@ export function apiError(name: ErrorName, ...args: (string | number)[]): ApiErro
   return new ApiError(name, msg);
 }
 
+/**
+ * Whether `value` is a refusal. Many results are a number, a boolean or null (the counterparty's
+ * commands answer so), and `instanceof` on those cost the engine bench's shallow book 12 % of its
+ * time (bench:ab, bench/REPORT.md: 1.13x ops/s without it): the `typeof` test settles them first.
+ */
 export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
+  return typeof value === 'object' && value !== null && value instanceof ApiError;
 }

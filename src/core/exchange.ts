@@ -13,7 +13,7 @@
 import type { Config } from '../config/types.ts';
 import { AccountDesk } from './account-desk.ts';
 import type { Command, CounterpartyLimit, CounterpartyTake, Outcome, ResultOf } from './commands.ts';
-import { ApiError } from './errors.ts';
+import { isApiError } from './errors.ts';
 import { EventQueue, NO_EVENTS } from './event-queue.ts';
 import { CounterpartyGenerator } from './generator.ts';
 import { Ledger } from './ledger.ts';
@@ -231,13 +231,4 @@ export class Exchange {
     this.matcher.unrest(this.markets.instruments[order.symbolIndex]!, order);
     return true;
   }
-}
-
-/**
- * Whether a command's result is a refusal. The counterparty's commands answer with a number, a
- * boolean or null, and `instanceof` on those cost the engine bench's shallow book 12 % of its
- * time (bench:ab, bench/REPORT.md: 1.13x ops/s without it): the `typeof` test settles them first.
- */
-function isApiError(result: unknown): result is ApiError {
-  return typeof result === 'object' && result !== null && result instanceof ApiError;
 }
