@@ -6,10 +6,15 @@
 // --inclusive: time spent in each function and everything it called (each sample counted once
 // per function however deep the recursion), to see which part of a request path costs most.
 //
+// --lines: samples per source line, with the line's text: where inside an inlined function the
+// time goes. A sample lands just after the instruction that stalled, so a line right after a
+// load that misses the cache shows that load's cost. tsx reports every function at line 1, so
+// profile an esbuild bundle (unminified) of the entry instead (bench/README.md "Profiles").
+//
 // Given a directory, it reads the largest profile in it (the process that did the work; the
 // re-spawning parent and tsx's loader thread write small ones too).
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 interface CallFrame {
@@ -23,6 +28,8 @@ interface ProfileNode {
   callFrame: CallFrame;
   hitCount?: number;
   children?: number[];
+  /** Samples per line of the function's script (1-based lines). */
+  positionTicks?: { line: number; ticks: number }[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -37,7 +44,7 @@ const topArg = args.find((a) => a.startsWith('--top='));
 const TOP = topArg ? Number(topArg.slice(6)) : 30;
 const target = args.find((a) => !a.startsWith('--'));
 if (target === undefined) {
-  console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile | dir> [--top=30]');
+  console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile | dir> [--top=30] [--inclusive | --lines]');
   process.exit(2);
 }
 
@@ -93,7 +100,38 @@ for (const node of profile.nodes) {
 }
 
 console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`);
+if (args.includes('--lines')) {
+  printLines();
+  process.exit(0);
+}
 const rows = [...byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, TOP);
 for (const [name, us] of rows) {
   console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${name}`);
+}
+
+/** The lines with the most samples, each with its function and text. */
+function printLines(): void {
+  const ticksByLine = new Map<string, { ticks: number; url: string; line: number; fn: string }>();
+  let allTicks = 0;
+  for (const node of profile.nodes) {
+    allTicks += node.hitCount ?? 0;
+    for (const { line, ticks } of node.positionTicks ?? []) {
+      const key = `${node.callFrame.url}:${line}`;
+      const entry = ticksByLine.get(key) ?? { ticks: 0, url: node.callFrame.url, line, fn: node.callFrame.functionName || '(anonymous)' };
+      entry.ticks += ticks;
+      ticksByLine.set(key, entry);
+    }
+  }
+  const sources = new Map<string, string[]>();
+  const textOf = (url: string, line: number): string => {
+    if (!sources.has(url)) {
+      const path = url.replace(/^file:\/\//, '');
+      sources.set(url, existsSync(path) ? readFileSync(path, 'utf8').split('\n') : []);
+    }
+    return (sources.get(url)![line - 1] ?? '').trim().slice(0, 100);
+  };
+  for (const e of [...ticksByLine.values()].sort((a, b) => b.ticks - a.ticks).slice(0, TOP)) {
+    const where = `${relative(process.cwd(), e.url.replace(/^file:\/\//, ''))}:${e.line}`;
+    console.log(`${((100 * e.ticks) / Math.max(1, allTicks)).toFixed(1).padStart(5)}%  ${String(e.ticks).padStart(6)}  ${e.fn.padEnd(22)} ${where}  ${textOf(e.url, e.line)}`);
+  }
 }
