@@ -12,6 +12,7 @@ import type { Ledger } from './ledger.ts';
 import type { Instrument, Markets } from './markets.ts';
 import type { FillSink, Matcher } from './matcher.ts';
 import type { OrderHistory } from './order-history.ts';
+import { NONE } from './order-store.ts';
 import type { OrderRegistry } from './order-registry.ts';
 import { placementError } from './queries.ts';
 import type { Rng } from './rng.ts';
@@ -141,21 +142,12 @@ export class AccountDesk implements FillSink {
    * sweeping every order ahead of it in price-time first. Returns the lots filled on it.
    */
   fillOpenOrder(cmd: FillOpenOrder): { symbol: string; filled: number } | ApiError {
-    const order = this.registry.orders.get(cmd.orderId);
+    const order = this.registry.orders.account(cmd.orderId);
     if (order === undefined || order.account === null) return apiError('NO_SUCH_ORDER');
     if (cmd.lots <= 0) return apiError('FILTER_FAILURE', 'LOT_SIZE');
     const inst = this.markets.instruments[order.symbolIndex]!;
     const wanted = Math.min(cmd.lots, order.remaining);
-    const side = this.matcher.books[inst.index]!.sideOf(order.side);
-    let ahead = 0;
-    for (let i = side.levels.length - 1; i >= 0; i--) {
-      const level = side.levels[i]!;
-      if (level === order.level) {
-        for (let o = level.head; o !== order && o !== null; o = o.next) ahead += o.remaining;
-        break;
-      }
-      ahead += level.qty;
-    }
+    const ahead = this.matcher.lotsAhead(inst, order);
     const before = order.account.executedQty;
     const taker = new Order(0, inst.index, order.side === 'BUY' ? 'SELL' : 'BUY', order.price, ahead + wanted, null);
     this.matcher.match(inst, taker, order.price, cmd.now, null);
@@ -214,8 +206,8 @@ export class AccountDesk implements FillSink {
         if (p.orderType === 'MARKET') this.expire(inst, order, 'INSUFFICIENT_LIQUIDITY', now);
         else if (p.timeInForce === 'IOC') this.expire(inst, order, 'UNFILLED_IOC_QUANTITY_EXPIRED', now);
         else {
-          this.matcher.rest(inst, order);
           this.registry.addAccount(inst, order);
+          this.matcher.rest(inst, order);
         }
       }
     }
@@ -233,11 +225,12 @@ export class AccountDesk implements FillSink {
     let need = lots;
     let cost = 0n;
     const asks = this.matcher.books[inst.index]!.asks;
+    const store = this.registry.orders;
     for (let i = asks.levels.length - 1; i >= 0 && need > 0; i--) {
-      for (let o = asks.levels[i]!.head; o !== null && need > 0; o = o.next) {
-        if (o.account !== null) continue; // own orders expire by self-trade prevention
-        const q = Math.min(need, o.remaining);
-        const tickLots = BigInt(o.price) * BigInt(q);
+      for (let o = asks.levels[i]!.head; o !== NONE && need > 0; o = store.next(o)) {
+        if (store.isAccount(o)) continue; // own orders expire by self-trade prevention
+        const q = Math.min(need, store.remaining(o));
+        const tickLots = BigInt(asks.levels[i]!.price) * BigInt(q);
         cost += tickLots * inst.quotePerTickLot + inst.commission(tickLots, this.markets.takerCentiBps);
         need -= q;
       }

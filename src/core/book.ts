@@ -1,23 +1,28 @@
 // One side of one symbol's book: price levels kept sorted with the best level LAST (so taking
-// the touch is an O(1) pop), each level a FIFO doubly linked list with O(1) removal by order and
-// a running quantity (ARCHITECTURE "Data structures").
+// the touch is an O(1) pop), each level a FIFO doubly linked list of OrderStore slots with O(1)
+// removal by slot and a running quantity (ARCHITECTURE "Data structures").
 
 import type { Side } from './types.ts';
 import type { AccountOrder } from './account-order.ts';
+import { NONE, type OrderStore } from './order-store.ts';
 import { PagedTable } from './paged-table.ts';
 
-/** A resting (or matching) order. Account orders carry `account`; the generator's do not. */
+/** Every resting order's record, by slot (order-store.ts), over this file's Level and Order. */
+export type BookStore = OrderStore<Level, Order>;
+
+/**
+ * An order as an object: an account order (open or matching) or a taker while it matches. A
+ * resting order's book entry is its slot in the OrderStore; the counterparty's resting orders
+ * have only that (no object each: see order-store.ts).
+ */
 export class Order {
-  prev: Order | null = null;
-  next: Order | null = null;
-  level: Level | null = null;
+  /** Its slot in the OrderStore while it rests (account orders), else NONE. */
+  slot = NONE;
   /** Open quantity (lots): what is left after fills and self-trade prevention. */
   remaining: number;
-  /** Position in the generator's own order index (counterparty orders only). */
-  slot = -1;
 
   constructor(
-    /** Book key: the orderId (> 0) for the account, a negative number for the counterparty. */
+    /** The orderId (> 0) for the account; 0 for a counterparty taker. */
     public id: number,
     public symbolIndex: number,
     public side: Side,
@@ -29,37 +34,42 @@ export class Order {
     this.remaining = quantity;
   }
 
-  /** Makes a finished counterparty order (off the book, unindexed) a new one. */
-  reuse(id: number, symbolIndex: number, side: Side, price: number, quantity: number): this {
-    this.id = id;
+  /** Makes a finished counterparty taker a new one. */
+  reuse(symbolIndex: number, side: Side, price: number, quantity: number): this {
     this.symbolIndex = symbolIndex;
     this.side = side;
     this.price = price;
     this.remaining = quantity;
-    this.prev = this.next = null;
-    this.level = null;
-    this.slot = -1;
     return this;
   }
 }
 
 export class Level {
-  head: Order | null = null;
-  tail: Order | null = null;
-  /** Sum of `remaining` over the level's orders, kept on every change. */
+  /** First and last slot of the FIFO (NONE: empty). */
+  head = NONE;
+  tail = NONE;
+  /** Sum of the open lots of the level's orders, kept on every change. */
   qty = 0;
   count = 0;
+  /** Account orders among them: 0 lets matching skip the account check per maker. */
+  accountCount = 0;
   /**
    * The depth batch in which the depth aggregator last noted this level as changed: a change to
    * a level already noted costs one comparison (depth-aggregator.ts).
    */
   notedInBatch = 0;
+  /** Its id in the OrderStore (records name their level by it). */
+  readonly id: number;
 
   constructor(
     readonly price: number,
     /** Sort key: ascending keys put the best level last (bids: price, asks: -price). */
     readonly key: number,
-  ) {}
+    readonly side: BookSide,
+    store: BookStore,
+  ) {
+    this.id = store.addLevel(this);
+  }
 }
 
 export class BookSide {
@@ -72,7 +82,11 @@ export class BookSide {
    */
   private readonly byPrice = new PagedTable<Level>();
 
-  constructor(readonly side: Side) {}
+  constructor(
+    readonly side: Side,
+    readonly symbolIndex: number,
+    private readonly store: BookStore,
+  ) {}
 
   get isBid(): boolean {
     return this.side === 'BUY';
@@ -88,46 +102,48 @@ export class BookSide {
     return level !== undefined && level.count > 0 ? level : undefined;
   }
 
-  /** Appends the order at the back of its price level; returns the level's new quantity. */
-  add(order: Order): number {
-    let level = this.byPrice.get(order.price);
+  /** Appends the slot's order (`lots` open) at the back of the level at `price`. */
+  add(slot: number, price: number, lots: number): Level {
+    const store = this.store;
+    let level = this.byPrice.get(price);
     if (level === undefined) {
-      level = new Level(order.price, this.keyOf(order.price));
-      this.byPrice.set(order.price, level);
+      level = new Level(price, this.keyOf(price), this, store);
+      this.byPrice.set(price, level);
     }
     if (level.count === 0) this.insertLevel(level);
-    order.level = level;
-    order.prev = level.tail;
-    order.next = null;
-    if (level.tail) level.tail.next = order;
-    else level.head = order;
-    level.tail = order;
-    level.qty += order.remaining;
+    const tail = level.tail;
+    store.link(slot, level.id, tail, lots);
+    if (tail !== NONE) store.setNext(tail, slot);
+    else level.head = slot;
+    level.tail = slot;
+    level.qty += lots;
     level.count++;
-    return level.qty;
+    if (store.isAccount(slot)) level.accountCount++;
+    return level;
   }
 
-  /** Unlinks the order (any position); returns its level's new quantity (0 = level removed). */
-  remove(order: Order): number {
-    const level = order.level!;
-    if (order.prev) order.prev.next = order.next;
-    else level.head = order.next;
-    if (order.next) order.next.prev = order.prev;
-    else level.tail = order.prev;
-    order.prev = order.next = null;
-    order.level = null;
-    level.qty -= order.remaining;
+  /** Unlinks the slot's order (any position); returns its level (count 0: off the book). */
+  remove(slot: number): Level {
+    const store = this.store;
+    const level = store.levelOf(slot);
+    const prev = store.prev(slot);
+    const next = store.next(slot);
+    if (prev !== NONE) store.setNext(prev, next);
+    else level.head = next;
+    if (next !== NONE) store.setPrev(next, prev);
+    else level.tail = prev;
+    level.qty -= store.remaining(slot);
     level.count--;
+    if (store.isAccount(slot)) level.accountCount--;
     if (level.count === 0) this.removeLevel(level);
-    return level.qty;
+    return level;
   }
 
-  /** Reduces a resting order's open quantity in place (fills, amends): keeps its position. */
-  reduce(order: Order, lots: number): number {
-    order.remaining -= lots;
-    const level = order.level!;
+  /** Reduces a resting order's open lots in place (fills, amends): keeps its position. */
+  reduce(slot: number, level: Level, lots: number): void {
+    const store = this.store;
+    store.setRemaining(slot, store.remaining(slot) - lots);
     level.qty -= lots;
-    return level.qty;
   }
 
   /** The best `limit` levels, best first, as [price, qty] pairs. */
@@ -151,7 +167,9 @@ export class BookSide {
    * price's only level (an emptied one is reopened, never replaced, until this call).
    */
   dropIfEmpty(level: Level): void {
-    if (level.count === 0) this.byPrice.delete(level.price);
+    if (level.count !== 0) return;
+    this.byPrice.delete(level.price);
+    this.store.dropLevel(level.id);
   }
 
   private insertLevel(level: Level): void {
@@ -186,8 +204,13 @@ export class BookSide {
 }
 
 export class SymbolBook {
-  readonly bids = new BookSide('BUY');
-  readonly asks = new BookSide('SELL');
+  readonly bids: BookSide;
+  readonly asks: BookSide;
+
+  constructor(symbolIndex: number, store: BookStore) {
+    this.bids = new BookSide('BUY', symbolIndex, store);
+    this.asks = new BookSide('SELL', symbolIndex, store);
+  }
 
   sideOf(side: Side): BookSide {
     return side === 'BUY' ? this.bids : this.asks;

@@ -23,6 +23,7 @@ import { MarketData, NO_HISTORY } from './market-data.ts';
 import type { MarketHistory } from './market-history.ts';
 import { OrderHistory } from './order-history.ts';
 import { OrderRegistry } from './order-registry.ts';
+import { NONE } from './order-store.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
 import { TradeLog } from './trade-log.ts';
@@ -201,34 +202,32 @@ export class Exchange {
   /** A counterparty limit order: it takes what crosses and rests the rest; its book key or 0. */
   private counterpartyLimit(cmd: CounterpartyLimit): number {
     const inst = this.markets.instruments[cmd.symbolIndex]!;
-    const order = this.registry.newCounterpartyOrder(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
-    this.matcher.match(inst, order, cmd.price, cmd.now, null);
-    if (order.remaining === 0) {
-      this.registry.spare(order);
-      return 0;
-    }
-    this.registry.addCounterparty(order);
-    this.matcher.rest(inst, order);
-    return order.id;
+    const taker = this.registry.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
+    this.matcher.match(inst, taker, cmd.price, cmd.now, null);
+    this.registry.spare(taker);
+    return taker.remaining === 0 ? 0 : this.matcher.restCounterparty(inst, cmd.side, cmd.price, taker.remaining);
   }
 
   private counterpartyTake(cmd: CounterpartyTake): null {
     const inst = this.markets.instruments[cmd.symbolIndex]!;
-    const order = this.registry.newCounterpartyOrder(cmd.symbolIndex, cmd.side, cmd.price ?? 0, cmd.lots);
-    this.matcher.match(inst, order, cmd.price, cmd.now, null);
-    this.registry.spare(order);
+    const taker = this.registry.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price ?? 0, cmd.lots);
+    this.matcher.match(inst, taker, cmd.price, cmd.now, null);
+    this.registry.spare(taker);
     return null;
   }
 
-  private counterpartyCancelAt(symbolIndex: number, slot: number): boolean {
-    const order = this.registry.counterpartyResting[symbolIndex]![slot];
-    return order !== undefined && this.counterpartyCancel(order.id);
+  /** Cancels the counterparty order at `position` in the symbol's pick list (the generator's pick). */
+  private counterpartyCancelAt(symbolIndex: number, position: number): boolean {
+    const resting = this.registry.counterpartyResting[symbolIndex]!;
+    if (!Number.isInteger(position) || position < 0 || position >= resting.length) return false;
+    this.matcher.cancelCounterparty(resting.at(position));
+    return true;
   }
 
   private counterpartyCancel(key: number): boolean {
-    const order = this.registry.orders.get(key);
-    if (order === undefined || order.account !== null) return false;
-    this.matcher.unrest(this.markets.instruments[order.symbolIndex]!, order);
+    const slot = this.registry.orders.slotOf(key);
+    if (slot === NONE) return false;
+    this.matcher.cancelCounterparty(slot);
     return true;
   }
 }

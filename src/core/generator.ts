@@ -16,7 +16,7 @@ import { POW10 } from './units.ts';
 export interface CounterpartyVenue {
   submit(cmd: CounterpartyCommand): unknown;
   /** The counterparty's resting orders per symbol (for their count). */
-  readonly state: { readonly counterpartyResting: readonly (readonly unknown[])[] };
+  readonly state: { readonly counterpartyResting: readonly { readonly length: number }[] };
 }
 
 interface SymbolState {

@@ -5,13 +5,15 @@
 // other than its rate (rounded up: fee reserves make it always payable, issue 18), and every asset conserved against the trade log. Returns the
 // violations found (empty = healthy).
 
-import type { BookSide, Order } from './book.ts';
+import type { BookSide } from './book.ts';
+import { NONE } from './order-store.ts';
 import type { Instrument } from './markets.ts';
 import type { CoreState } from './state.ts';
 
 export function invariantViolations(s: CoreState): string[] {
   const out: string[] = [];
   let bookOrders = 0;
+  let counterparty = 0;
   const lockedByAsset = new Map<string, bigint>();
   const reservedByAsset = new Map<string, bigint>();
   const maxFee = s.markets.makerCentiBps > s.markets.takerCentiBps ? s.markets.makerCentiBps : s.markets.takerCentiBps;
@@ -20,13 +22,14 @@ export function invariantViolations(s: CoreState): string[] {
     for (const side of [book.bids, book.asks]) {
       bookOrders += checkSide(inst, side, s, lockedByAsset, out);
     }
-    for (let o = book.bids.levels.length - 1; o >= 0; o--) {
-      for (let order = book.bids.levels[o]!.head; order !== null; order = order.next) {
-        if (order.account === null) continue;
+    for (const level of book.bids.levels) {
+      for (let slot = level.head; slot !== NONE; slot = s.orders.next(slot)) {
+        const order = s.orders.accountAt(slot);
+        if (order === null) continue;
         // Issue 18: every open lot of a BUY keeps its commission at the higher rate, rounded up.
         const want = BigInt(order.remaining) * inst.commission(BigInt(order.price), maxFee);
-        if (order.account.feeReserve !== want) out.push(`order ${order.id}: reserves ${order.account.feeReserve}, should reserve ${want}`);
-        reservedByAsset.set(inst.quote, (reservedByAsset.get(inst.quote) ?? 0n) + order.account.feeReserve);
+        if (order.account!.feeReserve !== want) out.push(`order ${order.id}: reserves ${order.account!.feeReserve}, should reserve ${want}`);
+        reservedByAsset.set(inst.quote, (reservedByAsset.get(inst.quote) ?? 0n) + order.account!.feeReserve);
       }
     }
     const bid = book.bids.best();
@@ -35,13 +38,19 @@ export function invariantViolations(s: CoreState): string[] {
     const accountOpen = [...s.clientIds[inst.index]!.values()];
     if (accountOpen.length !== inst.accountOpenOrders) out.push(`${inst.symbol}: open order count ${inst.accountOpenOrders} != ${accountOpen.length}`);
     for (const [cid, o] of s.clientIds[inst.index]!) {
-      if (o.account?.clientOrderId !== cid || o.level === null) out.push(`${inst.symbol}: client id ${cid} maps to a stale order`);
+      if (o.account?.clientOrderId !== cid || o.slot === NONE || s.orders.account(o.id) !== o) out.push(`${inst.symbol}: client id ${cid} maps to a stale order`);
     }
-    s.counterpartyResting[inst.index]!.forEach((o, i) => {
-      if (o.slot !== i || o.level === null) out.push(`${inst.symbol}: counterparty index slot ${i} stale`);
-    });
+    const resting = s.counterpartyResting[inst.index]!;
+    for (let i = 0; i < resting.length; i++) {
+      const slot = resting.at(i);
+      if (s.orders.pick(slot) !== i || s.orders.slotOf(s.orders.keyAt(slot)) !== slot || s.orders.levelOf(slot).side.symbolIndex !== inst.index) {
+        out.push(`${inst.symbol}: counterparty pick list position ${i} stale`);
+      }
+    }
+    counterparty += resting.length;
   }
-  if (bookOrders !== s.orders.size) out.push(`order map holds ${s.orders.size}, books hold ${bookOrders}`);
+  if (bookOrders !== s.orders.size) out.push(`order store holds ${s.orders.size}, books hold ${bookOrders}`);
+  if (bookOrders !== counterparty + s.orders.accountCount) out.push(`books hold ${bookOrders}, pick lists and account ${counterparty} + ${s.orders.accountCount}`);
 
   const expected = foldTrades(s, out);
   for (const asset of s.ledger.assets()) {
@@ -64,24 +73,33 @@ function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset
     if (side.level(level.price) !== level) out.push(`${inst.symbol} ${side.side}: price index stale at ${level.price}`);
     let qty = 0;
     let count = 0;
-    let prev: Order | null = null;
-    for (let o = level.head; o !== null; prev = o, o = o.next) {
+    let prev = NONE;
+    let accounts = 0;
+    for (let slot = level.head; slot !== NONE; prev = slot, slot = s.orders.next(slot)) {
       count++;
-      qty += o.remaining;
-      if (o.prev !== prev || o.level !== level || o.price !== level.price || o.side !== side.side || o.remaining <= 0) {
-        out.push(`${inst.symbol} ${side.side}: order ${o.id} inconsistent at ${level.price}`);
+      const remaining = s.orders.remaining(slot);
+      qty += remaining;
+      if (s.orders.prev(slot) !== prev || s.orders.levelOf(slot) !== level || level.side !== side || remaining <= 0) {
+        out.push(`${inst.symbol} ${side.side}: order in slot ${slot} inconsistent at ${level.price}`);
       }
-      if (s.orders.get(o.id) !== o) out.push(`${inst.symbol}: order ${o.id} missing from the order map`);
-      const acct = o.account;
-      if (acct !== null) {
-        if (acct.executedQty + acct.preventedQty + o.remaining !== acct.origQty) out.push(`order ${o.id}: quantities do not add up`);
-        const asset = o.side === 'BUY' ? inst.quote : inst.base;
-        // Spec 2.4: quote notional (BUY) or base quantity (SELL), nothing more.
-        const want = o.side === 'BUY' ? inst.notional(o.price, o.remaining) : BigInt(o.remaining) * inst.basePerLot;
-        if (acct.locked !== want) out.push(`order ${o.id}: locks ${acct.locked}, should lock ${want}`);
-        lockedByAsset.set(asset, (lockedByAsset.get(asset) ?? 0n) + acct.locked);
+      const o = s.orders.accountAt(slot);
+      if (o === null) {
+        if (s.orders.slotOf(s.orders.keyAt(slot)) !== slot) out.push(`${inst.symbol}: counterparty slot ${slot} not found by its key`);
+        continue;
       }
+      accounts++;
+      if (o.slot !== slot || s.orders.account(o.id) !== o || o.price !== level.price || o.side !== side.side || o.remaining !== remaining) {
+        out.push(`${inst.symbol}: account order ${o.id} inconsistent with slot ${slot}`);
+      }
+      const acct = o.account!;
+      if (acct.executedQty + acct.preventedQty + o.remaining !== acct.origQty) out.push(`order ${o.id}: quantities do not add up`);
+      const asset = o.side === 'BUY' ? inst.quote : inst.base;
+      // Spec 2.4: quote notional (BUY) or base quantity (SELL), nothing more.
+      const want = o.side === 'BUY' ? inst.notional(o.price, o.remaining) : BigInt(o.remaining) * inst.basePerLot;
+      if (acct.locked !== want) out.push(`order ${o.id}: locks ${acct.locked}, should lock ${want}`);
+      lockedByAsset.set(asset, (lockedByAsset.get(asset) ?? 0n) + acct.locked);
     }
+    if (accounts !== level.accountCount) out.push(`${inst.symbol} ${side.side}: level ${level.price} counts ${level.accountCount} account orders, holds ${accounts}`);
     if (level.tail !== prev) out.push(`${inst.symbol} ${side.side}: tail stale at ${level.price}`);
     if (count === 0 || count !== level.count || qty !== level.qty) out.push(`${inst.symbol} ${side.side}: level ${level.price} sums ${level.qty}/${level.count}, orders ${qty}/${count}`);
     orders += count;

@@ -11,6 +11,7 @@ import type { MarketData } from './market-data.ts';
 import { DepthAggregator } from './depth-aggregator.ts';
 import type { EventQueue } from './event-queue.ts';
 import type { Instrument } from './markets.ts';
+import { NONE } from './order-store.ts';
 import type { OrderRegistry } from './order-registry.ts';
 import type { DepthDiff, Fill, Side, Touch } from './types.ts';
 
@@ -34,7 +35,7 @@ export class Matcher {
     /** Public market data: every trade goes to its tape and bars (API.md section 9). */
     private readonly marketData: MarketData,
   ) {
-    this.books = instruments.map(() => new SymbolBook());
+    this.books = instruments.map((inst) => new SymbolBook(inst.index, registry.orders));
     this.depth = instruments.map((inst, i) => new DepthAggregator(inst.symbol, this.books[i]!));
   }
 
@@ -50,6 +51,7 @@ export class Matcher {
    */
   match(inst: Instrument, taker: Order, limit: number | null, now: number, fills: Fill[] | null): void {
     const opposite = this.books[inst.index]!.oppositeOf(taker.side);
+    const store = this.registry.orders;
     const isBuy = taker.side === 'BUY';
     // One taker order, one price, one time: one aggregate trade (aggTrades, @aggTrade).
     let aggregatePrice = -1;
@@ -58,11 +60,13 @@ export class Matcher {
       if (level === undefined) break;
       if (limit !== null && (isBuy ? level.price > limit : level.price < limit)) break;
       let maker = level.head;
-      while (maker !== null && taker.remaining > 0) {
-        const next = maker.next;
-        if (taker.account !== null && maker.account !== null) this.preventSelfTrade(inst, opposite, maker, taker, now);
+      while (maker !== NONE && taker.remaining > 0) {
+        const next = store.next(maker);
+        // Most levels hold no account order: then no maker needs the account lookup.
+        const account = level.accountCount > 0 ? store.accountAt(maker) : null;
+        if (account !== null && taker.account !== null) this.preventSelfTrade(inst, opposite, account, taker, now);
         else {
-          this.trade(inst, opposite, maker, taker, now, fills, level.price !== aggregatePrice);
+          this.trade(inst, opposite, level, maker, account, taker, now, fills, level.price !== aggregatePrice);
           aggregatePrice = level.price;
         }
         maker = next;
@@ -70,57 +74,76 @@ export class Matcher {
     }
   }
 
-  private trade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number, fills: Fill[] | null, newAggregate: boolean): void {
-    const qty = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
-    const price = maker.price;
+  /** One fill of the maker in `slot` (`account`: its Order if it is the account's). */
+  private trade(inst: Instrument, opposite: BookSide, level: Level, slot: number, account: Order | null, taker: Order, now: number, fills: Fill[] | null, newAggregate: boolean): void {
+    const open = this.registry.orders.remaining(slot);
+    const qty = open < taker.remaining ? open : taker.remaining;
+    const price = level.price;
     const tradeId = ++inst.lastTradeId;
-    const level = maker.level!;
-    opposite.reduce(maker, qty);
-    if (maker.remaining === 0) {
-      opposite.remove(maker);
-      if (maker.account === null) this.registry.retireCounterparty(maker);
+    opposite.reduce(slot, level, qty);
+    if (open === qty) {
+      opposite.remove(slot);
+      if (account === null) this.registry.retireCounterparty(inst.index, slot);
     }
-    this.levelChanged(inst, maker.side, level);
+    this.levelChanged(inst, opposite.side, level);
     taker.remaining -= qty;
-    // A retired maker keeps its fields until it is reused, which no code below does.
-    this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker: maker.side === 'BUY' });
-    this.marketData.of(inst.index).record(price, qty, now, maker.side === 'BUY', newAggregate);
-    if (maker.account !== null) {
-      this.account!.settleFill(inst, maker, qty, price, tradeId, true, now, null);
-      if (maker.remaining === 0) this.registry.forgetAccount(inst, maker);
+    const buyerIsMaker = opposite.side === 'BUY';
+    this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker });
+    this.marketData.of(inst.index).record(price, qty, now, buyerIsMaker, newAggregate);
+    if (account !== null) {
+      account.remaining -= qty;
+      this.account!.settleFill(inst, account, qty, price, tradeId, true, now, null);
+      if (account.remaining === 0) this.registry.forgetAccount(inst, account);
     }
     if (taker.account !== null) this.account!.settleFill(inst, taker, qty, price, tradeId, false, now, fills);
   }
 
   private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number): void {
     const qty = maker.remaining;
-    const level = maker.level!;
-    opposite.remove(maker);
+    const level = opposite.remove(maker.slot);
     this.levelChanged(inst, maker.side, level);
     maker.remaining = 0;
     this.account!.makerPrevented(inst, maker, qty, taker, now);
     this.registry.forgetAccount(inst, maker);
   }
 
-  /** Puts an order at the back of its level (the caller registers it). */
+  /** Puts an account order at the back of its level (registry.addAccount gave it its slot). */
   rest(inst: Instrument, order: Order): void {
-    this.books[inst.index]!.sideOf(order.side).add(order);
-    this.levelChanged(inst, order.side, order.level!);
-  }
-
-  /** Takes a resting order off the book (cancel, expiry); not for fills. */
-  unrest(inst: Instrument, order: Order): void {
-    const level = order.level!;
-    this.books[inst.index]!.sideOf(order.side).remove(order);
+    const level = this.books[inst.index]!.sideOf(order.side).add(order.slot, order.price, order.remaining);
     this.levelChanged(inst, order.side, level);
-    if (order.account === null) this.registry.retireCounterparty(order);
-    else this.registry.forgetAccount(inst, order);
   }
 
-  /** Reduces a resting order in place, keeping its priority (amend). */
+  /** Rests a counterparty order of `lots` at `price`; its book key. */
+  restCounterparty(inst: Instrument, side: Side, price: number, lots: number): number {
+    const slot = this.registry.addCounterparty(inst.index);
+    const level = this.books[inst.index]!.sideOf(side).add(slot, price, lots);
+    this.levelChanged(inst, side, level);
+    return this.registry.orders.keyAt(slot);
+  }
+
+  /** Takes a resting account order off the book (cancel); not for fills. */
+  unrest(inst: Instrument, order: Order): void {
+    const level = this.books[inst.index]!.sideOf(order.side).remove(order.slot);
+    this.levelChanged(inst, order.side, level);
+    this.registry.forgetAccount(inst, order);
+  }
+
+  /** Cancels the resting counterparty order in `slot`. */
+  cancelCounterparty(slot: number): void {
+    const side = this.registry.orders.levelOf(slot).side;
+    const inst = this.instruments[side.symbolIndex]!;
+    const level = side.remove(slot);
+    this.levelChanged(inst, side.side, level);
+    this.registry.retireCounterparty(inst.index, slot);
+  }
+
+  /** Reduces a resting account order in place, keeping its priority (amend). */
   reduce(inst: Instrument, order: Order, lots: number): void {
-    this.books[inst.index]!.sideOf(order.side).reduce(order, lots);
-    this.levelChanged(inst, order.side, order.level!);
+    const side = this.books[inst.index]!.sideOf(order.side);
+    const level = this.registry.orders.levelOf(order.slot);
+    side.reduce(order.slot, level, lots);
+    order.remaining -= lots;
+    this.levelChanged(inst, order.side, level);
   }
 
   /** Whether a taker of `side` at `price` would meet the opposite best. */
@@ -132,14 +155,32 @@ export class Matcher {
   /** Lots a taker could fill now up to `price`; `counterpartyOnly` leaves out the account's own. */
   fillable(inst: Instrument, side: Side, price: number, counterpartyOnly: boolean, enough: number): number {
     const levels = this.books[inst.index]!.oppositeOf(side).levels;
+    const store = this.registry.orders;
     let total = 0;
     for (let i = levels.length - 1; i >= 0 && total < enough; i--) {
       const level = levels[i]!;
       if (!crosses(side, price, level.price)) break;
       if (!counterpartyOnly) total += level.qty;
-      else for (let o = level.head; o !== null; o = o.next) if (o.account === null) total += o.remaining;
+      else for (let o = level.head; o !== NONE; o = store.next(o)) if (!store.isAccount(o)) total += store.remaining(o);
     }
     return total;
+  }
+
+  /** Lots resting ahead of a resting account order in price-time priority (its own side). */
+  lotsAhead(inst: Instrument, order: Order): number {
+    const levels = this.books[inst.index]!.sideOf(order.side).levels;
+    const store = this.registry.orders;
+    const own = store.levelOf(order.slot);
+    let ahead = 0;
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const level = levels[i]!;
+      if (level === own) {
+        for (let o = level.head; o !== order.slot && o !== NONE; o = store.next(o)) ahead += store.remaining(o);
+        break;
+      }
+      ahead += level.qty;
+    }
+    return ahead;
   }
 
   /** Publishes the pending depth batch of every symbol (spec 6.1: one diff per symbol). */

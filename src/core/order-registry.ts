@@ -1,82 +1,108 @@
-// Which orders exist: every resting order by book key (OrderIndex), the account's open orders
-// per symbol by client order id, the counterparty's resting orders per symbol (a dense list for
-// O(1) random picks by the generator), and the pool of finished counterparty Order objects
-// reused for the next ones. It knows nothing of prices or balances: the matcher puts orders on
-// and off the book, and tells the registry.
+// Which orders exist: every resting order's book entry by slot and key (OrderStore), the
+// account's open orders per symbol by client order id, the counterparty's resting orders per
+// symbol (a dense pick list for O(1) random picks by the generator), and a spare taker Order
+// reused by the counterparty's commands. It knows nothing of prices or balances: the matcher
+// puts orders on and off the book, and tells the registry.
 
 import { apiError, type ApiError } from './errors.ts';
-import { Order } from './book.ts';
+import { Order, type BookStore, type Level } from './book.ts';
 import type { OrderRef } from './commands.ts';
-import { OrderIndex } from './order-index.ts';
+import { OrderStore } from './order-store.ts';
 import type { Instrument } from './markets.ts';
 import type { Side } from './types.ts';
 
-/** Spare counterparty Order objects kept: enough for a book shrinking by that many at once. */
-const MAX_SPARE_ORDERS = 16_384;
+/**
+ * A symbol's resting counterparty orders as a dense list of slots: the generator's random cancel
+ * picks by position, and removal swaps the last one in (the order seeded flows depend on).
+ */
+export class PickList {
+  private slots = new Int32Array(64);
+  length = 0;
+
+  /** The slot at `position` (0 <= position < length). */
+  at(position: number): number {
+    return this.slots[position]!;
+  }
+
+  /** Appends a slot; its position. */
+  push(slot: number): number {
+    if (this.length === this.slots.length) {
+      const grown = new Int32Array(this.slots.length * 2);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    this.slots[this.length] = slot;
+    return this.length++;
+  }
+
+  /** Removes the slot at `position`, the last one taking its place; the slot moved (or -1). */
+  removeAt(position: number): number {
+    const last = this.slots[--this.length]!;
+    if (position === this.length) return -1;
+    this.slots[position] = last;
+    return last;
+  }
+}
 
 export class OrderRegistry {
-  /** Every resting order by book key (account: orderId > 0; counterparty: < 0). */
-  readonly orders = new OrderIndex();
+  /** Every resting order: slot records, keys, the account's orders by id. */
+  readonly orders: BookStore = new OrderStore<Level, Order>();
   /** The account's open orders per symbol by client order id. */
   readonly clientIds: Map<string, Order>[];
   /** The counterparty's resting orders per symbol, for O(1) random picks. */
-  readonly counterpartyResting: Order[][];
+  readonly counterpartyResting: PickList[];
   /**
-   * Counterparty orders that ended (filled, cancelled, or takers done matching), reused for the
-   * next ones: the counterparty's commands then allocate no Order, and new resting orders no
-   * longer survive young-generation collections (each was copied twice, then promoted).
+   * Counterparty takers that ended, reused for the next ones: the counterparty's commands then
+   * allocate no Order (one is enough: a taker is done before the next command).
    */
-  private readonly spareOrders: Order[] = [];
+  private spareTaker: Order | null = null;
 
   constructor(symbolCount: number) {
     this.clientIds = Array.from({ length: symbolCount }, () => new Map());
-    this.counterpartyResting = Array.from({ length: symbolCount }, () => []);
+    this.counterpartyResting = Array.from({ length: symbolCount }, () => new PickList());
   }
 
-  /** An account order went onto the book. */
+  /** An account order about to rest: it gets its slot (order.slot) and its client id entry. */
   addAccount(inst: Instrument, order: Order): void {
-    this.orders.set(order.id, order);
+    this.orders.addAccount(order);
     this.clientIds[inst.index]!.set(order.account!.clientOrderId, order);
     inst.accountOpenOrders++;
   }
 
-  /** An account order ended (filled, cancelled, expired in match). */
+  /** An account order ended (filled, cancelled, expired in match), already off the book. */
   forgetAccount(inst: Instrument, order: Order): void {
-    this.orders.delete(order.id);
+    this.orders.removeAccount(order);
     if (this.clientIds[inst.index]!.delete(order.account!.clientOrderId)) inst.accountOpenOrders--;
   }
 
-  /** A counterparty order about to rest gets its book key and its place in the pick index. */
-  addCounterparty(order: Order): void {
-    order.id = this.orders.newCounterpartyKey();
-    this.orders.set(order.id, order);
-    const resting = this.counterpartyResting[order.symbolIndex]!;
-    order.slot = resting.length;
-    resting.push(order);
+  /** A slot (and book key) for a counterparty order about to rest, in its symbol's pick list. */
+  addCounterparty(symbolIndex: number): number {
+    const resting = this.counterpartyResting[symbolIndex]!;
+    const slot = this.orders.allocate(resting.length);
+    resting.push(slot);
+    return slot;
   }
 
-  /** A counterparty order left the book: out of both indexes, kept for reuse. */
-  retireCounterparty(order: Order): void {
-    this.orders.delete(order.id);
-    const resting = this.counterpartyResting[order.symbolIndex]!;
-    const last = resting.pop()!;
-    if (last !== order) {
-      resting[order.slot] = last;
-      last.slot = order.slot;
-    }
-    order.slot = -1;
-    this.spare(order);
+  /** A counterparty order left the book: out of the pick list, its slot freed. */
+  retireCounterparty(symbolIndex: number, slot: number): void {
+    const orders = this.orders;
+    const position = orders.pick(slot);
+    const moved = this.counterpartyResting[symbolIndex]!.removeAt(position);
+    if (moved !== -1) orders.setPick(moved, position);
+    orders.free(slot);
   }
 
-  newCounterpartyOrder(symbolIndex: number, side: Side, price: number, lots: number): Order {
-    // Id 0 while it takes (a counterparty taker's id is never read); a book key if it rests.
-    const spare = this.spareOrders.pop();
-    return spare === undefined ? new Order(0, symbolIndex, side, price, lots, null) : spare.reuse(0, symbolIndex, side, price, lots);
+  /** A counterparty taker (id 0: a counterparty taker's id is never read). */
+  newCounterpartyTaker(symbolIndex: number, side: Side, price: number, lots: number): Order {
+    const spare = this.spareTaker;
+    if (spare === null) return new Order(0, symbolIndex, side, price, lots, null);
+    this.spareTaker = null;
+    return spare.reuse(symbolIndex, side, price, lots);
   }
 
-  /** Keeps a finished counterparty order for reuse; beyond the cap it is left to the GC. */
+  /** Keeps a finished counterparty taker for reuse. */
   spare(order: Order): void {
-    if (this.spareOrders.length < MAX_SPARE_ORDERS) this.spareOrders.push(order);
+    this.spareTaker = order;
   }
 
   /** An open account order of the symbol by id and/or client id (binance-facts §3.8). */
@@ -87,7 +113,7 @@ export class OrderRegistry {
 
 /** Finds an open account order by id and/or client id (both: the id decides, the client id must match). */
 export function findAccountOrder(
-  orders: { get(key: number): Order | undefined },
+  orders: { account(orderId: number): Order | undefined },
   clientIds: readonly ReadonlyMap<string, Order>[],
   ref: OrderRef,
   missing: 'NO_SUCH_ORDER' | 'UNKNOWN_ORDER',
@@ -95,7 +121,7 @@ export function findAccountOrder(
   const { orderId, origClientOrderId: clientOrderId } = ref;
   let order: Order | undefined;
   if (orderId !== undefined) {
-    order = orders.get(orderId);
+    order = orders.account(orderId);
     if (order !== undefined && (order.account === null || order.symbolIndex !== ref.symbolIndex)) order = undefined;
     if (order !== undefined && clientOrderId !== undefined && order.account!.clientOrderId !== clientOrderId) {
       // binance-facts §3.8: a query with both ids finds the order by id; a client id that does

@@ -61,7 +61,7 @@ export function findOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
 
 /** The symbol index of an open account order (the fault `fillOpenOrder` parses its qty by it). */
 export function openOrderSymbolIndex(s: CoreState, orderId: number): number | undefined {
-  const order = s.orders.get(orderId);
+  const order = s.orders.account(orderId);
   return order === undefined || order.account === null ? undefined : order.symbolIndex;
 }
 

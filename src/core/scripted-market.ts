@@ -11,6 +11,7 @@ import { apiError, type ApiError } from './errors.ts';
 import type { Exchange } from './exchange.ts';
 import type { Instrument } from './markets.ts';
 import { crosses } from './matcher.ts';
+import { NONE } from './order-store.ts';
 import type { CoreEvent, Side } from './types.ts';
 
 /** A scripted counterparty order, parsed: the order fields of a placement (ticks, lots), no ids. */
@@ -56,8 +57,9 @@ export class ScriptedMarket {
   /** Cancels a resting scripted order of the symbol; false when it is not resting there. */
   cancel(symbolIndex: number, id: number, now: number): Outcome<boolean> {
     const key = this.rested.get(id);
-    const order = key === undefined ? undefined : this.core.state.orders.get(key);
-    if (order === undefined || order.symbolIndex !== symbolIndex) return { ok: true, value: false, events: NO_EVENTS };
+    const orders = this.core.state.orders;
+    const slot = key === undefined ? NONE : orders.slotOf(key);
+    if (slot === NONE || orders.levelOf(slot).side.symbolIndex !== symbolIndex) return { ok: true, value: false, events: NO_EVENTS };
     this.rested.delete(id);
     return this.core.submit({ type: 'counterpartyCancel', now, key: key! });
   }
@@ -98,7 +100,7 @@ export class ScriptedMarket {
   private remember(id: number, key: number): void {
     this.rested.set(id, key);
     if (this.rested.size < this.sweepAt) return;
-    for (const [known, bookKey] of this.rested) if (this.core.state.orders.get(bookKey) === undefined) this.rested.delete(known);
+    for (const [known, bookKey] of this.rested) if (this.core.state.orders.slotOf(bookKey) === NONE) this.rested.delete(known);
     this.sweepAt = Math.max(SWEEP_MIN, 2 * this.rested.size);
   }
 }

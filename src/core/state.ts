@@ -2,7 +2,8 @@
 // (invariants.ts) read this view, never the command side's fields. The containers are the live
 // ones (no copies), typed read-only.
 
-import type { Order, SymbolBook } from './book.ts';
+import type { BookStore, Order, SymbolBook } from './book.ts';
+import type { PickList } from './order-registry.ts';
 import type { DepthAggregator } from './depth-aggregator.ts';
 import type { Ledger } from './ledger.ts';
 import type { Markets } from './markets.ts';
@@ -22,14 +23,14 @@ export interface CoreState {
   readonly markets: Markets;
   readonly books: readonly SymbolBook[];
   readonly depth: readonly DepthAggregator[];
-  /** Every resting order by book key. */
-  readonly orders: { get(key: number): Order | undefined; readonly size: number };
+  /** Every resting order: slot records, counterparty keys, the account's orders by id. */
+  readonly orders: Pick<BookStore, 'account' | 'slotOf' | 'keyAt' | 'remaining' | 'next' | 'prev' | 'levelOf' | 'pick' | 'isAccount' | 'accountAt' | 'size' | 'accountCount'>;
   /** The account's open orders per symbol by client order id. */
   readonly clientIds: readonly ReadonlyMap<string, Order>[];
   /** The account's ended orders, when `ended_orders = "keep"` (API.md section 10). */
   readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientOrderId' | 'view' | 'updateTime' | 'forward' | 'backward'>;
-  /** The counterparty's resting orders per symbol. */
-  readonly counterpartyResting: readonly (readonly Order[])[];
+  /** The counterparty's resting orders per symbol (their slots). */
+  readonly counterpartyResting: readonly Pick<PickList, 'length' | 'at'>[];
   readonly ledger: Pick<Ledger, 'assets' | 'get' | 'snapshot'>;
   readonly tradeLog: Pick<TradeLog, 'all' | 'query' | 'size'>;
   /** State of the incremental conservation check (invariants.ts), kept with the core it checks. */
