@@ -65,7 +65,8 @@ export class Level {
     readonly price: number,
     /** Sort key: ascending keys put the best level last (bids: price, asks: -price). */
     readonly key: number,
-    readonly side: BookSide,
+    /** The side it belongs to: a cancel by key finds its book (and symbol) from the level. */
+    readonly bookSide: BookSide,
     store: BookStore,
   ) {
     this.id = store.addLevel(this);

@@ -43,7 +43,7 @@ export function invariantViolations(s: CoreState): string[] {
     const resting = s.counterpartyResting[inst.index]!;
     for (let i = 0; i < resting.length; i++) {
       const slot = resting.at(i);
-      if (s.orders.pick(slot) !== i || s.orders.slotOf(s.orders.keyAt(slot)) !== slot || s.orders.levelOf(slot).side.symbolIndex !== inst.index) {
+      if (s.orders.pick(slot) !== i || s.orders.slotOf(s.orders.keyAt(slot)) !== slot || s.orders.levelOf(slot).bookSide.symbolIndex !== inst.index) {
         out.push(`${inst.symbol}: counterparty pick list position ${i} stale`);
       }
     }
@@ -79,7 +79,7 @@ function checkSide(inst: Instrument, side: BookSide, s: CoreState, lockedByAsset
       count++;
       const remaining = s.orders.remaining(slot);
       qty += remaining;
-      if (s.orders.prev(slot) !== prev || s.orders.levelOf(slot) !== level || level.side !== side || remaining <= 0) {
+      if (s.orders.prev(slot) !== prev || s.orders.levelOf(slot) !== level || level.bookSide !== side || remaining <= 0) {
         out.push(`${inst.symbol} ${side.side}: order in slot ${slot} inconsistent at ${level.price}`);
       }
       const o = s.orders.accountAt(slot);

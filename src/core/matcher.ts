@@ -130,7 +130,7 @@ export class Matcher {
 
   /** Cancels the resting counterparty order in `slot`. */
   cancelCounterparty(slot: number): void {
-    const side = this.registry.orders.levelOf(slot).side;
+    const side = this.registry.orders.levelOf(slot).bookSide;
     const inst = this.instruments[side.symbolIndex]!;
     const level = side.remove(slot);
     this.levelChanged(inst, side.side, level);

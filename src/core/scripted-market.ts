@@ -59,7 +59,7 @@ export class ScriptedMarket {
     const key = this.rested.get(id);
     const orders = this.core.state.orders;
     const slot = key === undefined ? NONE : orders.slotOf(key);
-    if (slot === NONE || orders.levelOf(slot).side.symbolIndex !== symbolIndex) return { ok: true, value: false, events: NO_EVENTS };
+    if (slot === NONE || orders.levelOf(slot).bookSide.symbolIndex !== symbolIndex) return { ok: true, value: false, events: NO_EVENTS };
     this.rested.delete(id);
     return this.core.submit({ type: 'counterpartyCancel', now, key: key! });
   }
