@@ -7,9 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { expect } from 'spot-sim/fixture';
 import { buy, refusal, withSimConfig } from './support/helpers.ts';
-
-type Listener = 'http' | 'https';
-const LISTENERS: readonly Listener[] = ['http', 'https'];
+import { LISTENERS } from './support/rest.ts';
 
 interface RawReply {
   readonly status: number;
