@@ -1,6 +1,7 @@
 // What-if measurement, not used by the product: how fast the engine bench's stream runs through a
-// book whose orders are packed 8 int32s to an order in one Int32Array (32 bytes, where a core
-// Order object is ~104) and whose levels are arrays indexed by price, with nothing but matching,
+// book whose orders are packed 8 int32s to an order in one Int32Array (32 bytes; the core packs
+// its resting orders too since 23f1371, src/core/order-store.ts, but keeps its command, outcome
+// and event objects) and whose levels are arrays indexed by price, with nothing but matching,
 // a trade tape (4 doubles a trade, as the core's market data keeps) and a changed-level note per
 // depth batch (as the core's depth aggregator keeps). No command or outcome objects, no event
 // objects, no account orders, no order index beyond the packed slots. Both replays must end with
