@@ -132,7 +132,7 @@ if (DO_HEAP) {
     const ours = RUN_OURS ? heapOurs() : NaN;
     const theirs = RUN_THEIRS ? heapTheirs() : NaN;
     heap = { ours, theirs };
-    log(`\n[heap] ${HEAP_ORDERS.toLocaleString('en-US')} non-crossing resting orders over ${2 * HEAP_SPREAD} price levels, heapUsed after gc: spot-sim ${ours.toFixed(0)} B/order, nodejs-order-book ${theirs.toFixed(0)} B/order`);
+    log(`\n[heap] ${HEAP_ORDERS.toLocaleString('en-US')} non-crossing resting orders over ${2 * HEAP_SPREAD} price levels, heapUsed + arrayBuffers after gc: spot-sim ${ours.toFixed(0)} B/order, nodejs-order-book ${theirs.toFixed(0)} B/order`);
   }
 }
 
