@@ -106,3 +106,27 @@ test('a level keeps its slots in time order through adds, removals from any plac
   assert.equal(side.level(100), undefined, 'an empty level is off the book');
   assert.equal(side.levelCount, 0);
 });
+
+test('account orders stay found by slot and by orderId whichever of them leave first', () => {
+  const store: BookStore = new OrderStore<Level, Order>();
+  const orders = [1, 2, 3, 4, 5].map(accountOrder);
+  for (const o of orders) store.addAccount(o);
+  const counterparty = store.allocate(0);
+  // Out of order, so each removal but the last moves another order's entry.
+  for (const gone of [orders[1]!, orders[0]!, orders[4]!]) {
+    store.removeAccount(gone);
+    assert.equal(store.account(gone.id), undefined);
+    for (const o of orders.filter((x) => x.slot !== NONE)) {
+      assert.equal(store.accountAt(o.slot), o, `order ${o.id} by its slot after ${gone.id} left`);
+      assert.equal(store.account(o.id), o);
+      assert.ok(store.isAccount(o.slot));
+    }
+  }
+  assert.equal(store.accountCount, 2);
+  const again = accountOrder(6);
+  store.addAccount(again);
+  assert.equal(store.accountAt(again.slot), again, 'a new order in a freed slot is found by it');
+  for (const o of [orders[2]!, orders[3]!]) assert.equal(store.accountAt(o.slot), o);
+  assert.equal(store.accountAt(counterparty), null);
+  assert.equal(store.isAccount(counterparty), false);
+});
