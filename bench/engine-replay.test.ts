@@ -4,7 +4,7 @@ import { runPacked } from './engine-packed.ts';
 import { runOurs, runTheirs } from './engine-replay.ts';
 import { generate, SEED, type OpStream, type Scenario } from './engine-stream.ts';
 
-// A book of a few orders: the same few places in the core's order index are reused tens of
+// A book of a few orders: the same few slots of the core's order store are reused tens of
 // thousands of times, so its book keys grow past 2^31 within the stream.
 const TINY: Scenario = { name: 'shallow', label: 'tiny', target: 3, spread: 4, cross: 2, aggressiveBase: 0.4, ops: 40_000, seed: SEED };
 const SMALL: Scenario = { name: 'shallow', label: 'small', target: 50, spread: 8, cross: 3, aggressiveBase: 0.4, ops: 30_000, seed: SEED };
