@@ -1,7 +1,7 @@
 // The engine bench's heap figure (bench/engine.bench.ts): bytes per resting order, the same
 // seeded orders put on an empty book of each engine, measured between full collections (the
 // process runs with --expose-gc). The bytes are the JS heap's plus the ArrayBuffers': since
-// 23f1371 the core keeps its resting orders in typed arrays (src/core/order-store.ts), whose
+// 23f1371 the core keeps its resting orders in typed arrays (src/core/book/order-store.ts), whose
 // memory is outside `heapUsed`, and counting only the heap put it at 4 B per order.
 
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';

@@ -144,7 +144,7 @@ export function generate(s: Scenario): OpStream {
   const qty = new Int32Array(length);
   const target = new Int32Array(length).fill(-1);
   const ids: string[] = new Array<string>(length).fill('');
-  // Book keys are numbers up to 2^53 (src/core/order-store.ts): an Int32Array wrapped the ones
+  // Book keys are numbers up to 2^53 (src/core/book/order-store.ts): an Int32Array wrapped the ones
   // past 2^31, whose cancels then missed, and the engines disagreed.
   const keyOf = new Float64Array(length); // oracle's book key per LIMIT op (0: did not rest)
   const live: number[] = []; // op indices of limits that rested and were not cancelled (may have filled since)

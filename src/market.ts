@@ -1,6 +1,6 @@
 // `sim.market` (API.md section 8): the scripted counterparty flow, in process and synchronous.
 // Each call is checked at the edge (src/api/scripted-orders.ts, as an account order's
-// parameters) and runs in the core (src/core/scripted-market.ts, through the same `submit` as
+// parameters) and runs in the core (src/core/counterparty/scripted-market.ts, through the same `submit` as
 // the generator's commands) at the server's current time, and what it caused (the account's
 // execution reports, public trades, balance updates) is published at once, as after any order
 // the generator places. Bad input throws the SpotSimError the typed client throws for the same

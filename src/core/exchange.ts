@@ -11,22 +11,22 @@
 // through `state` (queries.ts, invariants.ts). A reset is a new Exchange.
 
 import type { Config } from '../config/types.ts';
-import { AccountDesk } from './account-desk.ts';
+import { AccountDesk } from './account/account-desk.ts';
 import type { Command, CounterpartyLimit, CounterpartyTake, Outcome, ResultOf } from './commands.ts';
 import { isApiError } from './errors.ts';
 import { EventQueue, NO_EVENTS } from './event-queue.ts';
-import { CounterpartyGenerator } from './generator.ts';
-import { Ledger } from './ledger.ts';
+import { CounterpartyGenerator } from './counterparty/generator.ts';
+import { Ledger } from './account/ledger.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
-import { Matcher } from './matcher.ts';
-import { MarketData, NO_HISTORY } from './market-data.ts';
-import type { MarketHistory } from './market-history.ts';
-import { OrderHistory } from './order-history.ts';
-import { OrderRegistry } from './order-registry.ts';
-import { NONE } from './order-store.ts';
+import { Matcher } from './book/matcher.ts';
+import { MarketData, NO_HISTORY } from './market/market-data.ts';
+import type { MarketHistory } from './market/market-history.ts';
+import { OrderHistory } from './account/order-history.ts';
+import { OrderRegistry } from './book/order-registry.ts';
+import { NONE } from './book/order-store.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
-import { TradeLog } from './trade-log.ts';
+import { TradeLog } from './account/trade-log.ts';
 
 export type { Outcome } from './commands.ts';
 

@@ -4,11 +4,11 @@
 
 import type { OrderRef, PlaceOrder } from './commands.ts';
 import { apiError, ApiError } from './errors.ts';
-import { findAccountOrder } from './order-registry.ts';
+import { findAccountOrder } from './book/order-registry.ts';
 import type { CoreState } from './state.ts';
-import type { TradeQuery } from './trade-log.ts';
+import type { TradeQuery } from './account/trade-log.ts';
 import type { AccountTrade, AssetBalance, DepthSnapshot, OrderView, Touch } from './types.ts';
-export { allOrders, type OrderHistoryQuery } from './order-history-query.ts';
+export { allOrders, type OrderHistoryQuery } from './account/order-history-query.ts';
 
 export function balances(s: CoreState): AssetBalance[] {
   return s.ledger.assets().map((asset) => s.ledger.snapshot(asset));

@@ -2,13 +2,13 @@
 // (invariants.ts) read this view, never the command side's fields. The containers are the live
 // ones (no copies), typed read-only.
 
-import type { BookStore, Order, SymbolBook } from './book.ts';
-import type { PickList } from './order-registry.ts';
-import type { DepthAggregator } from './depth-aggregator.ts';
-import type { Ledger } from './ledger.ts';
+import type { BookStore, Order, SymbolBook } from './book/book.ts';
+import type { PickList } from './book/order-registry.ts';
+import type { DepthAggregator } from './book/depth-aggregator.ts';
+import type { Ledger } from './account/ledger.ts';
 import type { Markets } from './markets.ts';
-import type { OrderHistory } from './order-history.ts';
-import type { TradeLog } from './trade-log.ts';
+import type { OrderHistory } from './account/order-history.ts';
+import type { TradeLog } from './account/trade-log.ts';
 
 /**
  * Running totals of the trade log already folded in by the invariant checks (invariants.ts), so

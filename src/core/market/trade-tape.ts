@@ -9,7 +9,7 @@
 
 import { MINUTE_MS } from './kline-time.ts';
 import type { MinuteBars } from './minute-bars.ts';
-import { lowerBound } from './lower-bound.ts';
+import { lowerBound } from '../lower-bound.ts';
 
 /** Columns of trades; `aggGap` = trade id - aggregate id (non-decreasing, small). */
 export class TradeColumns {

@@ -1,7 +1,7 @@
 // What the exchange keeps about one of the account's open orders beyond its book entry.
 // Cancelled and filled orders are forgotten (spec 2.4); their executions live in the trade log.
 
-import type { ExpiryReason, OrderStatus, OrderType, OrderView, Side, TimeInForce } from './types.ts';
+import type { ExpiryReason, OrderStatus, OrderType, OrderView, Side, TimeInForce } from '../types.ts';
 
 export class AccountOrder {
   status: OrderStatus = 'NEW';

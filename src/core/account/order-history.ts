@@ -13,8 +13,8 @@
 import type { AccountOrder } from './account-order.ts';
 import { ClientIdTable } from './client-id-table.ts';
 import { KeptOrderRows } from './kept-orders.ts';
-import type { OrderView } from './types.ts';
-import { lowerBound } from './lower-bound.ts';
+import type { OrderView } from '../types.ts';
+import { lowerBound } from '../lower-bound.ts';
 
 /** Stale entries a symbol's sorted arrays may carry beyond the kept count before compaction. */
 const MIN_COMPACTION = 1024;

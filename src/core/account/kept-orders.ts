@@ -10,7 +10,7 @@
 // forgotten, so memory follows the kept count, not max_ended_orders.
 
 import type { AccountOrder } from './account-order.ts';
-import type { ExpiryReason, OrderStatus, OrderType, OrderView, Side, TimeInForce } from './types.ts';
+import type { ExpiryReason, OrderStatus, OrderType, OrderView, Side, TimeInForce } from '../types.ts';
 
 const CHUNK = 4096;
 /** Client order ids up to this many ASCII characters are stored inline (the reference allows 36). */

@@ -7,10 +7,10 @@
 // - nothing: the most recent orders.
 // The edge has already checked the span (-1127) and capped `limit`.
 
-import type { Order } from './book.ts';
+import type { Order } from '../book/book.ts';
 import { AccountOrder as AccountOrderClass, type AccountOrder } from './account-order.ts';
-import type { CoreState } from './state.ts';
-import type { OrderView } from './types.ts';
+import type { CoreState } from '../state.ts';
+import type { OrderView } from '../types.ts';
 
 export const ALL_ORDERS_DEFAULT_LIMIT = 500;
 export const ALL_ORDERS_MAX_LIMIT = 1000;

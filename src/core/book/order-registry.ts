@@ -4,12 +4,12 @@
 // reused by the counterparty's commands. It knows nothing of prices or balances: the matcher
 // puts orders on and off the book, and tells the registry.
 
-import { apiError, type ApiError } from './errors.ts';
+import { apiError, type ApiError } from '../errors.ts';
 import { Order, type BookStore, type Level } from './book.ts';
-import type { OrderRef } from './commands.ts';
+import type { OrderRef } from '../commands.ts';
 import { OrderStore } from './order-store.ts';
-import type { Instrument } from './markets.ts';
-import type { Side } from './types.ts';
+import type { Instrument } from '../markets.ts';
+import type { Side } from '../types.ts';
 
 /**
  * A symbol's resting counterparty orders as a dense list of slots: the generator's random cancel

@@ -7,14 +7,14 @@
 // written out only when something reads them, from the random state the count started at: a
 // process whose tests never ask for past market data never holds them.
 
-import type { Config } from '../config/types.ts';
-import type { Instrument } from './markets.ts';
+import type { Config } from '../../config/types.ts';
+import type { Instrument } from '../markets.ts';
 import { MINUTE_MS } from './kline-time.ts';
 import { BAR, MinuteBars, T } from './minute-bars.ts';
 import type { SymbolHistory } from './market-data.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../rng.ts';
 import { TradeColumns, type TradeHistory } from './trade-tape.ts';
-import { parseScaledBig, POW10 } from './units.ts';
+import { parseScaledBig, POW10 } from '../units.ts';
 
 /** Every symbol's history by instrument index, and the close the latent mid starts at (ticks). */
 export interface MarketHistory {

@@ -5,12 +5,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Exchange } from './exchange.ts';
-import { counterparty, expectError, expectOk, makeExchange, reports, T0 } from './test-support.ts';
-import { formatScaled } from './units.ts';
-import { amendOrder, cancelOrder, fillOpenOrder, placeOrder } from '../api/orders.ts';
-import { balance } from './queries.ts';
-import { invariantViolations } from './invariants.ts';
+import type { Exchange } from '../exchange.ts';
+import { counterparty, expectError, expectOk, makeExchange, reports, T0 } from '../test-support.ts';
+import { formatScaled } from '../units.ts';
+import { amendOrder, cancelOrder, fillOpenOrder, placeOrder } from '../../api/orders.ts';
+import { balance } from '../queries.ts';
+import { invariantViolations } from '../invariants.ts';
 
 const BTC = 'BTCUSDT';
 

@@ -5,13 +5,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConfig } from '../config/index.ts';
-import type { SimConfigInput } from '../config/types.ts';
-import { Exchange } from './exchange.ts';
+import { resolveConfig } from '../../config/index.ts';
+import type { SimConfigInput } from '../../config/types.ts';
+import { Exchange } from '../exchange.ts';
 import { KLINE_INTERVALS } from './kline-time.ts';
 import { buildHistory, parseKlineCsv } from './market-history.ts';
-import { buildMarkets } from './markets.ts';
-import { T0 } from './test-support.ts';
+import { buildMarkets } from '../markets.ts';
+import { T0 } from '../test-support.ts';
 
 function history(input: SimConfigInput, start = T0) {
   const config = resolveConfig(input);

@@ -6,14 +6,14 @@
 
 import type { BookSide, Level, Order } from './book.ts';
 import { SymbolBook } from './book.ts';
-import type { FlushResult } from './commands.ts';
-import type { MarketData } from './market-data.ts';
+import type { FlushResult } from '../commands.ts';
+import type { MarketData } from '../market/market-data.ts';
 import { DepthAggregator } from './depth-aggregator.ts';
-import type { EventQueue } from './event-queue.ts';
-import type { Instrument } from './markets.ts';
+import type { EventQueue } from '../event-queue.ts';
+import type { Instrument } from '../markets.ts';
 import { NONE } from './order-store.ts';
 import type { OrderRegistry } from './order-registry.ts';
-import type { DepthDiff, Fill, Side, Touch } from './types.ts';
+import type { DepthDiff, Fill, Side, Touch } from '../types.ts';
 
 /** The account's side of matching: what a fill or a prevented self-trade does to the account. */
 export interface FillSink {

@@ -5,14 +5,14 @@
 // Arguments arrive parsed (ticks, lots, instrument index: src/api/scripted-orders.ts); this
 // keeps the ids it hands out and the filters that need the book (LIMIT_MAKER, MARKET NOTIONAL).
 
-import type { Outcome, PlaceOrder } from './commands.ts';
-import { NO_EVENTS } from './event-queue.ts';
-import { apiError, type ApiError } from './errors.ts';
-import type { Exchange } from './exchange.ts';
-import type { Instrument } from './markets.ts';
-import { crosses } from './matcher.ts';
-import { NONE } from './order-store.ts';
-import type { CoreEvent, Side } from './types.ts';
+import type { Outcome, PlaceOrder } from '../commands.ts';
+import { NO_EVENTS } from '../event-queue.ts';
+import { apiError, type ApiError } from '../errors.ts';
+import type { Exchange } from '../exchange.ts';
+import type { Instrument } from '../markets.ts';
+import { crosses } from '../book/matcher.ts';
+import { NONE } from '../book/order-store.ts';
+import type { CoreEvent, Side } from '../types.ts';
 
 /** A scripted counterparty order, parsed: the order fields of a placement (ticks, lots), no ids. */
 export type ScriptedPlacement = Pick<PlaceOrder, 'symbolIndex' | 'side' | 'orderType' | 'timeInForce' | 'price' | 'quantity'>;

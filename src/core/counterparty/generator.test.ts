@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveConfig } from '../config/index.ts';
-import { Exchange } from './exchange.ts';
-import { expectOk, reports, T0, ticks } from './test-support.ts';
-import { placeOrder } from '../api/orders.ts';
-import { allTrades, depthSnapshot, latentMid } from './queries.ts';
-import { invariantViolations } from './invariants.ts';
-import { advance, bookOf } from './test-support.ts';
+import { resolveConfig } from '../../config/index.ts';
+import { Exchange } from '../exchange.ts';
+import { expectOk, reports, T0, ticks } from '../test-support.ts';
+import { placeOrder } from '../../api/orders.ts';
+import { allTrades, depthSnapshot, latentMid } from '../queries.ts';
+import { invariantViolations } from '../invariants.ts';
+import { advance, bookOf } from '../test-support.ts';
 
 const BTC = 'BTCUSDT';
 

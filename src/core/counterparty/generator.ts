@@ -5,12 +5,12 @@
 // (2990 ticks by default) and a client quoting near the mid is ahead of it and gets hit by the
 // larger market orders.
 
-import type { GeneratorConfig } from '../config/types.ts';
-import type { CounterpartyCommand } from './commands.ts';
-import type { Instrument } from './markets.ts';
-import type { Rng } from './rng.ts';
-import type { Side } from './types.ts';
-import { POW10 } from './units.ts';
+import type { GeneratorConfig } from '../../config/types.ts';
+import type { CounterpartyCommand } from '../commands.ts';
+import type { Instrument } from '../markets.ts';
+import type { Rng } from '../rng.ts';
+import type { Side } from '../types.ts';
+import { POW10 } from '../units.ts';
 
 /** What the generator needs from the exchange: the one entry everyone uses, and a read. */
 export interface CounterpartyVenue {

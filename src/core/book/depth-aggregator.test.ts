@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { counterparty, expectOk, lots, makeExchange, T0, ticks } from './test-support.ts';
-import { placeOrder } from '../api/orders.ts';
-import { depthSnapshot } from './queries.ts';
-import { flushDepth } from './test-support.ts';
-import { counterpartyCancel } from './test-support.ts';
+import { counterparty, expectOk, lots, makeExchange, T0, ticks } from '../test-support.ts';
+import { placeOrder } from '../../api/orders.ts';
+import { depthSnapshot } from '../queries.ts';
+import { flushDepth } from '../test-support.ts';
+import { counterpartyCancel } from '../test-support.ts';
 
 const BTC = 'BTCUSDT';
 

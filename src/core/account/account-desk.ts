@@ -4,20 +4,20 @@
 // every fill (FillSink): settlement, trade log, execution reports (spec 3.1, 6.2), balance events.
 
 import { AccountOrder } from './account-order.ts';
-import { Order } from './book.ts';
-import type { AmendOrder, AmendResult, CancelAllOrders, CancelOrder, CancelReplace, CancelReplaceResult, CancelResult, FillOpenOrder, PlaceOrder, PlaceResult } from './commands.ts';
-import { apiError, ApiError } from './errors.ts';
-import type { EventQueue } from './event-queue.ts';
+import { Order } from '../book/book.ts';
+import type { AmendOrder, AmendResult, CancelAllOrders, CancelOrder, CancelReplace, CancelReplaceResult, CancelResult, FillOpenOrder, PlaceOrder, PlaceResult } from '../commands.ts';
+import { apiError, ApiError } from '../errors.ts';
+import type { EventQueue } from '../event-queue.ts';
 import type { Ledger } from './ledger.ts';
-import type { Instrument, Markets } from './markets.ts';
-import type { FillSink, Matcher } from './matcher.ts';
+import type { Instrument, Markets } from '../markets.ts';
+import type { FillSink, Matcher } from '../book/matcher.ts';
 import type { OrderHistory } from './order-history.ts';
-import { NONE } from './order-store.ts';
-import type { OrderRegistry } from './order-registry.ts';
-import { placementError } from './queries.ts';
-import type { Rng } from './rng.ts';
+import { NONE } from '../book/order-store.ts';
+import type { OrderRegistry } from '../book/order-registry.ts';
+import { placementError } from '../queries.ts';
+import type { Rng } from '../rng.ts';
 import type { TradeLog } from './trade-log.ts';
-import type { AccountTrade, ExecutionReport, ExecutionType, Fill, PreventedMatch, RejectReason, Side } from './types.ts';
+import type { AccountTrade, ExecutionReport, ExecutionType, Fill, PreventedMatch, RejectReason, Side } from '../types.ts';
 
 /** MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol). */
 export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;

@@ -4,7 +4,7 @@
 // and the last published touch, so bookTicker is sent only when the touch changed (spec 4.2).
 
 import type { BookSide, Level, SymbolBook } from './book.ts';
-import type { DepthDiff, DepthSnapshot, Side, Touch } from './types.ts';
+import type { DepthDiff, DepthSnapshot, Side, Touch } from '../types.ts';
 
 export class DepthAggregator {
   /**

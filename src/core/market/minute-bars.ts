@@ -4,7 +4,7 @@
 // (quiet minutes have no bar: a fold repeats the previous close). A live trade updates the last
 // bar or starts one: a few array writes. Bars outlive the trades the tape lets go.
 
-import { lowerBound } from './lower-bound.ts';
+import { lowerBound } from '../lower-bound.ts';
 
 export const BAR = 11;
 export const T = 0;

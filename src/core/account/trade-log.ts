@@ -1,8 +1,8 @@
 // The account's executions for the whole run (spec 2.4/2.5), per symbol, oldest id first.
 // Orders are forgotten when they end; their trades stay here for myTrades.
 
-import type { AccountTrade } from './types.ts';
-import { lowerBound } from './lower-bound.ts';
+import type { AccountTrade } from '../types.ts';
+import { lowerBound } from '../lower-bound.ts';
 
 export const MY_TRADES_DEFAULT_LIMIT = 500;
 export const MY_TRADES_MAX_LIMIT = 1000;

@@ -2,8 +2,8 @@
 // the touch is an O(1) pop), each level a FIFO doubly linked list of OrderStore slots with O(1)
 // removal by slot and a running quantity (ARCHITECTURE "Data structures").
 
-import type { Side } from './types.ts';
-import type { AccountOrder } from './account-order.ts';
+import type { Side } from '../types.ts';
+import type { AccountOrder } from '../account/account-order.ts';
 import { NONE, type OrderStore } from './order-store.ts';
 import { PagedTable } from './paged-table.ts';
 

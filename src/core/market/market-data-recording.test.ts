@@ -4,8 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { advance, busyExchange, counterparty, counterpartyMarket, lots, makeExchange, T0, ticks } from './test-support.ts';
-import type { CoreEvent, PublicTrade } from './types.ts';
+import { advance, busyExchange, counterparty, counterpartyMarket, lots, makeExchange, T0, ticks } from '../test-support.ts';
+import type { CoreEvent, PublicTrade } from '../types.ts';
 
 const BTC = 'BTCUSDT';
 const tradesOf = (events: readonly CoreEvent[]) => events.filter((e): e is PublicTrade => e.type === 'trade');

@@ -5,13 +5,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Exchange } from './exchange.ts';
-import { atoms, counterparty, expectError, expectOk, lots, makeExchange, reports, T0 } from './test-support.ts';
-import { formatScaled } from './units.ts';
-import { fillOpenOrder, placeOrder } from '../api/orders.ts';
-import { allTrades, balance, balances } from './queries.ts';
-import { invariantViolations } from './invariants.ts';
-import { counterpartyMarket } from './test-support.ts';
+import type { Exchange } from '../exchange.ts';
+import { atoms, counterparty, expectError, expectOk, lots, makeExchange, reports, T0 } from '../test-support.ts';
+import { formatScaled } from '../units.ts';
+import { fillOpenOrder, placeOrder } from '../../api/orders.ts';
+import { allTrades, balance, balances } from '../queries.ts';
+import { invariantViolations } from '../invariants.ts';
+import { counterpartyMarket } from '../test-support.ts';
 
 const BTC = 'BTCUSDT';
 

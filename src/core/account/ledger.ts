@@ -2,8 +2,8 @@
 // their release, and the settlement of fills (spec 2.3, 2.4). Records which assets changed so
 // that each command ends with one `outboundAccountPosition` carrying their figures (spec 6.2).
 
-import type { Instrument } from './markets.ts';
-import type { AssetBalance, Side } from './types.ts';
+import type { Instrument } from '../markets.ts';
+import type { AssetBalance, Side } from '../types.ts';
 
 export interface Balance {
   free: bigint;

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { allOrders, cancelOrder, getOrder, placeOrder } from '../api/orders.ts';
-import type { Exchange } from './exchange.ts';
-import { counterparty, expectError, expectOk, makeExchange, T0 } from './test-support.ts';
-import type { OrderView } from './types.ts';
+import { allOrders, cancelOrder, getOrder, placeOrder } from '../../api/orders.ts';
+import type { Exchange } from '../exchange.ts';
+import { counterparty, expectError, expectOk, makeExchange, T0 } from '../test-support.ts';
+import type { OrderView } from '../types.ts';
 
 const BTC = 'BTCUSDT';
 const keep = (max = 100) => makeExchange({ sim: { account: { ended_orders: 'keep', max_ended_orders: max } } });
