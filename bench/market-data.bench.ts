@@ -15,7 +15,7 @@ import { createServer, request, Agent } from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { startSimulator, type SimConfigInput } from '../src/index.ts';
-import { NO_HISTORY, SymbolMarketData } from '../src/core/market/market-data.ts';
+import { NO_HISTORY, SymbolMarketData } from '../src/core/market/index.ts';
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 

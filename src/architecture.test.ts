@@ -12,7 +12,8 @@
 // shrinks: an entry that no longer matches anything fails the test too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -76,6 +77,55 @@ const ALLOWED_VIOLATIONS: ReadonlyMap<string, string> = new Map([
   // reads files). Production core files import only the Config types.
   ['core purity: core/test-support.ts -> config/index.ts', 'unit-test helper of the core (builds a Config); not imported by core code'],
 ]);
+
+/**
+ * The core's rooms (issue 32), one level below the layers: what each room may use of the others.
+ * A room is entered only through its index.ts (its interface), from anywhere outside it.
+ * - book/ knows no account, no market data, no counterparty (an account order is opaque to it);
+ * - market/ reads the trades the book hands it, never the account;
+ * - account/ sees books through the book's interface;
+ * - counterparty/ acts only through the commands any client uses (submit, commands.ts) and reads
+ *   only through the queries (queries.ts over the state view, state.ts, a type-only import).
+ */
+const CORE_ROOMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['book', []],
+  ['market', []],
+  ['account', ['book']],
+  ['counterparty', []],
+]);
+/** The core's root files every room may import: the vocabulary, below all rooms. */
+const CORE_FOUNDATION = ['types.ts', 'units.ts', 'errors.ts', 'markets.ts', 'commands.ts', 'event-queue.ts', 'rng.ts', 'clock.ts', 'lower-bound.ts'];
+/** Root files a room may import beyond the foundation (type-only where the flag says so). */
+const ROOM_ROOT_ACCESS: ReadonlyMap<string, readonly { file: string; typeOnly: boolean }[]> = new Map([
+  ['counterparty', [{ file: 'state.ts', typeOnly: true }, { file: 'queries.ts', typeOnly: false }]],
+]);
+
+/** `core/<room>/...` -> the room's name, else undefined. */
+function coreRoomOf(rel: string): string | undefined {
+  const m = /^core\/([a-z-]+)\//.exec(rel);
+  return m !== null && CORE_ROOMS.has(m[1]!) ? m[1] : undefined;
+}
+
+/** The room rules for one import from `rel` (any file under src/) to `target`. */
+function roomViolations(rel: string, target: string, ref: ImportRef): string[] {
+  const from = coreRoomOf(rel);
+  const to = coreRoomOf(target);
+  if (to !== undefined && to !== from) {
+    const out: string[] = [];
+    if (target !== `core/${to}/index.ts`) out.push(`core rooms: ${rel} -> ${target} (enter ${to}/ through its index.ts)`);
+    if (from !== undefined && !CORE_ROOMS.get(from)!.includes(to)) out.push(`core rooms: ${rel} -> ${target} (${from}/ may not use ${to}/)`);
+    else if (from === undefined && rel.startsWith('core/') && CORE_FOUNDATION.includes(rel.slice('core/'.length))) out.push(`core rooms: ${rel} -> ${target} (the foundation stays below the rooms)`);
+    return out;
+  }
+  if (from !== undefined && to === undefined && target.startsWith('core/') && !target.slice('core/'.length).includes('/')) {
+    const file = target.slice('core/'.length);
+    if (CORE_FOUNDATION.includes(file)) return [];
+    const access = ROOM_ROOT_ACCESS.get(from)?.find((a) => a.file === file);
+    if (access === undefined) return [`core rooms: ${rel} -> ${target} (a room uses only the foundation of the core's root)`];
+    if (access.typeOnly && !ref.typeOnly) return [`core rooms: ${rel} -> ${target} (type-only)`];
+  }
+  return [];
+}
 
 interface ImportRef {
   readonly specifier: string;
@@ -148,6 +198,7 @@ export function findViolations(srcDir: string): string[] {
         if (to === undefined) violations.push(`layers: ${rel} -> ${target} (outside the table)`);
         else if (to !== layer && !layer.imports.includes(to.name)) violations.push(`layers: ${rel} -> ${target}`);
         if (layer.name === 'core' && to !== layer && !(ref.typeOnly && target === 'config/types.ts')) violations.push(`core purity: ${rel} -> ${target}`);
+        violations.push(...roomViolations(rel, target, ref));
       } else if (specifier.startsWith('node:')) {
         if (layer.name === 'core') violations.push(`core purity: ${rel} -> ${specifier}`);
       } else {
@@ -254,4 +305,38 @@ export function findCycles(srcDir: string): string[] {
 
 test('no import cycles inside src/', () => {
   assert.deepEqual(findCycles(SRC), [], 'files that import each other (directly or around a circle)');
+});
+
+/**
+ * The room rules catch what they say (issue 32 "Done when"): a copy of src/ with one planted
+ * import per rule must report each, with the rule's reason.
+ */
+test('the core room rules report a planted violation of each rule', () => {
+  const tree = mkdtempSync(join(tmpdir(), 'spot-sim-rooms-'));
+  try {
+    cpSync(SRC, tree, { recursive: true });
+    const plant = (file: string, line: string): void => writeFileSync(join(tree, file), `${line}\n${readFileSync(join(tree, file), 'utf8')}`);
+    plant('core/book/book.ts', "import type { AccountOrder } from '../account/index.ts';");
+    plant('core/market/market-data.ts', "import type { Ledger } from '../account/index.ts';");
+    plant('core/account/ledger.ts', "import type { OrderStore } from '../book/order-store.ts';");
+    plant('core/counterparty/generator.ts', "import type { Matcher } from '../book/index.ts';\nimport type { Exchange } from '../exchange.ts';\nimport { invariantViolations } from '../invariants.ts';");
+    plant('core/counterparty/scripted-market.ts', "import { ConservationCursor } from '../state.ts';");
+    plant('core/types.ts', "import type { Order } from './book/index.ts';");
+    plant('api/orders.ts', "import type { TradeLog } from '../core/account/trade-log.ts';");
+    const found = findViolations(tree);
+    const want = [
+      'core rooms: core/book/book.ts -> core/account/index.ts (book/ may not use account/)',
+      'core rooms: core/market/market-data.ts -> core/account/index.ts (market/ may not use account/)',
+      'core rooms: core/account/ledger.ts -> core/book/order-store.ts (enter book/ through its index.ts)',
+      'core rooms: core/counterparty/generator.ts -> core/book/index.ts (counterparty/ may not use book/)',
+      "core rooms: core/counterparty/generator.ts -> core/exchange.ts (a room uses only the foundation of the core's root)",
+      "core rooms: core/counterparty/generator.ts -> core/invariants.ts (a room uses only the foundation of the core's root)",
+      'core rooms: core/counterparty/scripted-market.ts -> core/state.ts (type-only)',
+      'core rooms: core/types.ts -> core/book/index.ts (the foundation stays below the rooms)',
+      'core rooms: api/orders.ts -> core/account/trade-log.ts (enter account/ through its index.ts)',
+    ];
+    assert.deepEqual(want.filter((v) => !found.includes(v)), [], `planted violations not reported; reported:\n${found.join('\n')}`);
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
 });

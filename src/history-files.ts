@@ -4,10 +4,10 @@
 
 import { readFileSync } from 'node:fs';
 import type { Config } from './config/types.ts';
-import { buildHistory, parseKlineCsv, type CsvCandles, type MarketHistory } from './core/market/market-history.ts';
+import { buildHistory, parseKlineCsv, type CsvCandles, type MarketHistory } from './core/market/index.ts';
 import { buildMarkets } from './core/markets.ts';
 
-export type { MarketHistory } from './core/market/market-history.ts';
+export type { MarketHistory } from './core/market/index.ts';
 
 export function loadMarketHistory(config: Config, start: number): MarketHistory {
   const markets = buildMarkets(config);

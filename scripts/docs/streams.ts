@@ -1,7 +1,7 @@
 // docs/reference/streams.md: every market-data stream name the server accepts, from the same
 // lists the server builds its table of valid names from (market-streams.ts for the event and
 // depth streams, market-data-pushes.ts for klines, tickers, avgPrice, partial depth, aggTrade).
-import { KLINE_INTERVALS } from '../../src/core/market/kline-time.ts';
+import { KLINE_INTERVALS } from '../../src/core/market/index.ts';
 import { marketDataStreams, type StreamSpec } from '../../src/net/market-data-pushes.ts';
 import { EVENT_STREAM_SUFFIXES } from '../../src/net/market-streams.ts';
 

@@ -6,8 +6,8 @@
 // `fromId` with times, -1139 for a ticker type other than FULL/MINI, -1130 for a bad windowSize.
 
 import { apiError } from '../core/errors.ts';
-import { DAY_MS, HOUR_MS, klineInterval, MINUTE_MS, openTimeOf, parseTimeZone } from '../core/market/kline-time.ts';
-import type { SymbolMarketData } from '../core/market/market-data.ts';
+import { DAY_MS, HOUR_MS, klineInterval, MINUTE_MS, openTimeOf, parseTimeZone } from '../core/market/index.ts';
+import type { SymbolMarketData } from '../core/market/index.ts';
 import type { Instrument } from '../core/markets.ts';
 import { bookTicker } from '../core/queries.ts';
 import type { Touch } from '../core/types.ts';

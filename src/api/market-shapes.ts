@@ -4,8 +4,8 @@
 // stream payloads (market-stream-wire.ts) reuse these figures. The client's types
 // (src/client/market-types.ts) describe the same objects.
 
-import type { AggTrade, Candle, TradeRow } from '../core/market/market-data.ts';
-import type { BarFold } from '../core/market/minute-bars.ts';
+import type { AggTrade, Candle, TradeRow } from '../core/market/index.ts';
+import type { BarFold } from '../core/market/index.ts';
 import type { Instrument } from '../core/markets.ts';
 import type { Touch } from '../core/types.ts';
 import { formatScaled, pow10n } from '../core/units.ts';

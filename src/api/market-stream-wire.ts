@@ -3,8 +3,8 @@
 // partial depth, with the reference's one-letter fields in its order. The figures are the REST
 // replies' (market-shapes.ts), so a stream and a request never disagree.
 
-import { DAY_MS, MINUTE_MS, type KlineInterval } from '../core/market/kline-time.ts';
-import type { AggTrade, SymbolMarketData } from '../core/market/market-data.ts';
+import { DAY_MS, MINUTE_MS, type KlineInterval } from '../core/market/index.ts';
+import type { AggTrade, SymbolMarketData } from '../core/market/index.ts';
 import type { Instrument } from '../core/markets.ts';
 import type { DepthSnapshot, Touch } from '../core/types.ts';
 import { aggTradeRow, dayTicker, miniTicker, quoteVolume, weightedPrice, windowTicker } from './market-shapes.ts';

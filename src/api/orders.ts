@@ -7,8 +7,7 @@ import type { AmendResult, CancelReplaceResult, CancelResult, Outcome, PlaceResu
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { accountTrades, allOrders as allOrderViews, findOrder, placementError, openOrders as openOrderViews, openOrderSymbolIndex } from '../core/queries.ts';
-import { ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT } from '../core/account/order-history-query.ts';
-import { MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT } from '../core/account/trade-log.ts';
+import { ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT, MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT } from '../core/account/index.ts';
 import type { AccountTrade, OrderView } from '../core/types.ts';
 import {
   parseAmend,

@@ -7,7 +7,7 @@ import type { Outcome } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Instrument } from '../core/markets.ts';
-import { ScriptedMarket } from '../core/counterparty/scripted-market.ts';
+import { ScriptedMarket } from '../core/counterparty/index.ts';
 import { DECIMAL_PATTERN, parseScaled, ScaledParse } from '../core/units.ts';
 import { scalarText } from '../untrusted.ts';
 import { exceedsAssetPrecision, parsePlaceOrder } from './order-params.ts';

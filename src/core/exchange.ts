@@ -5,28 +5,24 @@
 // balance event (with its figures) if the account's balances moved. Level changes are not
 // events: the depth aggregator notes them and the depth stream reads them at the flush.
 //
-// The parts: the matcher (books, depth, matching), the order registry (which orders exist), the
-// account desk (the account's commands and its side of each fill, over the ledger and the trade
-// log) and the counterparty generator, whose commands come through this same `submit`. Reads go
-// through `state` (queries.ts, invariants.ts). A reset is a new Exchange.
+// The parts, one room each: the book (book/: books, resting orders, depth, matching), the account
+// (account/: the desk with the account's commands and its side of each fill, over the ledger,
+// the trade log, the open orders' ids and the ended orders), public market data (market/: fed the
+// book's trades) and the counterparty (counterparty/: the generator, whose commands come through
+// this same `submit`). This file wires them. Reads go through `state` (queries.ts,
+// invariants.ts). A reset is a new Exchange.
 
 import type { Config } from '../config/types.ts';
-import { AccountDesk } from './account/account-desk.ts';
+import { AccountDesk, Ledger, OpenOrders, OrderHistory, TradeLog, type AccountOrder } from './account/index.ts';
+import { Matcher, NONE, RestingOrders } from './book/index.ts';
 import type { Command, CounterpartyLimit, CounterpartyTake, Outcome, ResultOf } from './commands.ts';
+import { CounterpartyGenerator } from './counterparty/index.ts';
 import { isApiError } from './errors.ts';
 import { EventQueue, NO_EVENTS } from './event-queue.ts';
-import { CounterpartyGenerator } from './counterparty/generator.ts';
-import { Ledger } from './account/ledger.ts';
+import { MarketData, NO_HISTORY, type MarketHistory } from './market/index.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
-import { Matcher } from './book/matcher.ts';
-import { MarketData, NO_HISTORY } from './market/market-data.ts';
-import type { MarketHistory } from './market/market-history.ts';
-import { OrderHistory } from './account/order-history.ts';
-import { OrderRegistry } from './book/order-registry.ts';
-import { NONE } from './book/order-store.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
-import { TradeLog } from './account/trade-log.ts';
 
 export type { Outcome } from './commands.ts';
 
@@ -35,9 +31,9 @@ export class Exchange {
   /** The read-only view queries and invariant checks read. */
   readonly state: CoreState;
   private readonly events = new EventQueue();
-  private readonly registry: OrderRegistry;
+  private readonly resting: RestingOrders<AccountOrder>;
   private readonly history: OrderHistory;
-  private readonly matcher: Matcher;
+  private readonly matcher: Matcher<AccountOrder>;
   private readonly desk: AccountDesk;
   private readonly generator: CounterpartyGenerator;
   /**
@@ -69,25 +65,26 @@ export class Exchange {
     );
     // Live trade ids follow the history's (API.md 9 decisions).
     for (const inst of instruments) inst.lastTradeId = this.marketData.of(inst.index).lastTradeId;
-    this.registry = new OrderRegistry(instruments.length);
+    this.resting = new RestingOrders<AccountOrder>(instruments.length);
     const { ended_orders, max_ended_orders } = config.sim.account;
     this.history = new OrderHistory(instruments.map((inst) => inst.symbol), ended_orders === 'keep' ? max_ended_orders : 0);
-    this.matcher = new Matcher(instruments, this.registry, this.events, this.marketData);
+    this.matcher = new Matcher(instruments, this.resting, this.events, this.marketData);
     const ledger = new Ledger(markets.startBalances, markets.assetDecimals);
     const tradeLog = new TradeLog();
     const seed = config.sim.seed;
-    this.desk = new AccountDesk(markets, this.matcher, this.registry, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history);
+    const open = new OpenOrders(instruments.length, this.resting.orders);
+    this.desk = new AccountDesk(markets, this.matcher, open, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history);
     this.matcher.connect(this.desk);
     this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
-    const { registry, history, matcher, desk, generator } = this;
+    const { resting, history, matcher, desk, generator } = this;
     this.state = {
       markets,
       books: matcher.books,
       depth: matcher.depth,
-      orders: registry.orders,
-      clientIds: registry.clientIds,
+      orders: resting.orders,
+      clientIds: open.clientIds,
       history,
-      counterpartyResting: registry.counterpartyResting,
+      counterpartyResting: resting.counterpartyResting,
       ledger,
       tradeLog,
       conservation: new ConservationCursor(),
@@ -202,30 +199,30 @@ export class Exchange {
   /** A counterparty limit order: it takes what crosses and rests the rest; its book key or 0. */
   private counterpartyLimit(cmd: CounterpartyLimit): number {
     const inst = this.markets.instruments[cmd.symbolIndex]!;
-    const taker = this.registry.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
+    const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);
-    this.registry.spare(taker);
+    this.resting.spare(taker);
     return taker.remaining === 0 ? 0 : this.matcher.restCounterparty(inst, cmd.side, cmd.price, taker.remaining);
   }
 
   private counterpartyTake(cmd: CounterpartyTake): null {
     const inst = this.markets.instruments[cmd.symbolIndex]!;
-    const taker = this.registry.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price ?? 0, cmd.lots);
+    const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price ?? 0, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);
-    this.registry.spare(taker);
+    this.resting.spare(taker);
     return null;
   }
 
   /** Cancels the counterparty order at `position` in the symbol's pick list (the generator's pick). */
   private counterpartyCancelAt(symbolIndex: number, position: number): boolean {
-    const resting = this.registry.counterpartyResting[symbolIndex]!;
+    const resting = this.resting.counterpartyResting[symbolIndex]!;
     if (!Number.isInteger(position) || position < 0 || position >= resting.length) return false;
     this.matcher.cancelCounterparty(resting.at(position));
     return true;
   }
 
   private counterpartyCancel(key: number): boolean {
-    const slot = this.registry.orders.slotOf(key);
+    const slot = this.resting.orders.slotOf(key);
     if (slot === NONE) return false;
     this.matcher.cancelCounterparty(slot);
     return true;

@@ -5,8 +5,7 @@
 // other than its rate (rounded up: fee reserves make it always payable, issue 18), and every asset conserved against the trade log. Returns the
 // violations found (empty = healthy).
 
-import type { BookSide } from './book/book.ts';
-import { NONE } from './book/order-store.ts';
+import { NONE, type BookSide } from './book/index.ts';
 import type { Instrument } from './markets.ts';
 import type { CoreState } from './state.ts';
 

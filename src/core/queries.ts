@@ -2,13 +2,13 @@
 // account's trades, the latent mid. They change nothing, so the edge may call them between
 // commands at any time. A symbol the markets do not know gives -1121 (depth, touch) or nothing.
 
-import type { OrderRef, PlaceOrder } from './commands.ts';
+import type { OrderRef } from './commands.ts';
 import { apiError, ApiError } from './errors.ts';
-import { findAccountOrder } from './book/order-registry.ts';
+import { findAccountOrder, type TradeQuery } from './account/index.ts';
+import { crosses, NONE } from './book/index.ts';
 import type { CoreState } from './state.ts';
-import type { TradeQuery } from './account/trade-log.ts';
-import type { AccountTrade, AssetBalance, DepthSnapshot, OrderView, Touch } from './types.ts';
-export { allOrders, type OrderHistoryQuery } from './account/order-history-query.ts';
+import type { AccountTrade, AssetBalance, DepthSnapshot, OrderView, Side, Touch } from './types.ts';
+export { allOrders, marketNotionalError as placementError, type OrderHistoryQuery } from './account/index.ts';
 
 export function balances(s: CoreState): AssetBalance[] {
   return s.ledger.assets().map((asset) => s.ledger.snapshot(asset));
@@ -94,16 +94,36 @@ export function latentMid(s: CoreState, symbol: string): number | undefined {
   return inst && s.latentMid(inst.index);
 }
 
-/**
- * The placement filter that needs the book (order/test runs it too): NOTIONAL of a MARKET order,
- * with the best opposite price standing in for its price.
- */
-export function placementError(s: Pick<CoreState, 'markets' | 'books'>, cmd: PlaceOrder): ApiError | null {
-  if (cmd.orderType !== 'MARKET') return null;
-  const inst = s.markets.instruments[cmd.symbolIndex]!;
-  const best = s.books[cmd.symbolIndex]!.oppositeOf(cmd.side).best();
-  if (best === undefined) return null;
-  const notional = inst.notional(best.price, cmd.quantity);
-  if (notional < inst.minNotional || (inst.maxNotional !== null && notional > inst.maxNotional)) return apiError('FILTER_FAILURE', 'NOTIONAL');
-  return null;
+/** The best price a taker of `side` would meet in the symbol's book (ticks), if any. */
+export function bestOpposite(s: Pick<CoreState, 'books'>, symbolIndex: number, side: Side): number | undefined {
+  return s.books[symbolIndex]!.oppositeOf(side).best()?.price;
+}
+
+/** Whether a taker of `side` at `price` would meet the symbol's opposite best. */
+export function wouldCross(s: Pick<CoreState, 'books'>, symbolIndex: number, side: Side, price: number): boolean {
+  const best = bestOpposite(s, symbolIndex, side);
+  return best !== undefined && crosses(side, price, best);
+}
+
+/** Lots a taker of `side` limited at `price` would fill now (every resting order counts). */
+export function fillableLots(s: Pick<CoreState, 'books'>, symbolIndex: number, side: Side, price: number): number {
+  const levels = s.books[symbolIndex]!.oppositeOf(side).levels;
+  let total = 0;
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const level = levels[i]!;
+    if (!crosses(side, price, level.price)) break;
+    total += level.qty;
+  }
+  return total;
+}
+
+/** The symbol index of the resting counterparty order with book `key`, or undefined if it is gone. */
+export function counterpartyOrderSymbol(s: Pick<CoreState, 'orders'>, key: number): number | undefined {
+  const slot = s.orders.slotOf(key);
+  return slot === NONE ? undefined : s.orders.levelOf(slot).bookSide.symbolIndex;
+}
+
+/** How many counterparty orders rest in the symbol's book. */
+export function counterpartyRestingCount(s: Pick<CoreState, 'counterpartyResting'>, symbolIndex: number): number {
+  return s.counterpartyResting[symbolIndex]!.length;
 }

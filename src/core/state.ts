@@ -2,13 +2,9 @@
 // (invariants.ts) read this view, never the command side's fields. The containers are the live
 // ones (no copies), typed read-only.
 
-import type { BookStore, Order, SymbolBook } from './book/book.ts';
-import type { PickList } from './book/order-registry.ts';
-import type { DepthAggregator } from './book/depth-aggregator.ts';
-import type { Ledger } from './account/ledger.ts';
+import type { BookStore, DepthAggregator, PickList, SymbolBook } from './book/index.ts';
+import type { AccountBookOrder, AccountOrder, Ledger, OrderHistory, TradeLog } from './account/index.ts';
 import type { Markets } from './markets.ts';
-import type { OrderHistory } from './account/order-history.ts';
-import type { TradeLog } from './account/trade-log.ts';
 
 /**
  * Running totals of the trade log already folded in by the invariant checks (invariants.ts), so
@@ -24,9 +20,9 @@ export interface CoreState {
   readonly books: readonly SymbolBook[];
   readonly depth: readonly DepthAggregator[];
   /** Every resting order: slot records, counterparty keys, the account's orders by id. */
-  readonly orders: Pick<BookStore, 'account' | 'slotOf' | 'keyAt' | 'remaining' | 'next' | 'prev' | 'levelOf' | 'pick' | 'isAccount' | 'accountAt' | 'size' | 'accountCount'>;
+  readonly orders: Pick<BookStore<AccountOrder>, 'account' | 'slotOf' | 'keyAt' | 'remaining' | 'next' | 'prev' | 'levelOf' | 'pick' | 'isAccount' | 'accountAt' | 'size' | 'accountCount'>;
   /** The account's open orders per symbol by client order id. */
-  readonly clientIds: readonly ReadonlyMap<string, Order>[];
+  readonly clientIds: readonly ReadonlyMap<string, AccountBookOrder>[];
   /** The account's ended orders, when `ended_orders = "keep"` (API.md section 10). */
   readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientOrderId' | 'view' | 'updateTime' | 'forward' | 'backward'>;
   /** The counterparty's resting orders per symbol (their slots). */

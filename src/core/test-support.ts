@@ -5,7 +5,7 @@ import { resolveConfig } from '../config/index.ts';
 import type { SimConfigInput } from '../config/types.ts';
 import type { FlushResult, Outcome } from './commands.ts';
 import { Exchange } from './exchange.ts';
-import type { SymbolBook } from './book/book.ts';
+import type { SymbolBook } from './book/index.ts';
 import type { Instrument } from './markets.ts';
 import type { Rng } from './rng.ts';
 import type { CoreEvent, ExecutionReport } from './types.ts';

@@ -15,7 +15,7 @@ import {
   windowTickerEvent,
 } from '../api/market-stream-wire.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { DAY_MS, HOUR_MS, KLINE_INTERVALS, openTimeOf, parseTimeZone, type KlineInterval } from '../core/market/kline-time.ts';
+import { DAY_MS, HOUR_MS, KLINE_INTERVALS, openTimeOf, parseTimeZone, type KlineInterval } from '../core/market/index.ts';
 import type { Instrument } from '../core/markets.ts';
 import { bookTicker, depthSnapshot } from '../core/queries.ts';
 import type { CoreEvent, PublicTrade, Touch } from '../core/types.ts';

@@ -3,18 +3,16 @@
 // balances, LIMIT_MAKER), ledger holds, placement through the matcher, and the account's side of
 // every fill (FillSink): settlement, trade log, execution reports (spec 3.1, 6.2), balance events.
 
-import { AccountOrder } from './account-order.ts';
-import { Order } from '../book/book.ts';
+import { AccountOrder, type AccountBookOrder } from './account-order.ts';
+import { Order, type FillSink, type Matcher } from '../book/index.ts';
 import type { AmendOrder, AmendResult, CancelAllOrders, CancelOrder, CancelReplace, CancelReplaceResult, CancelResult, FillOpenOrder, PlaceOrder, PlaceResult } from '../commands.ts';
 import { apiError, ApiError } from '../errors.ts';
 import type { EventQueue } from '../event-queue.ts';
 import type { Ledger } from './ledger.ts';
 import type { Instrument, Markets } from '../markets.ts';
-import type { FillSink, Matcher } from '../book/matcher.ts';
 import type { OrderHistory } from './order-history.ts';
-import { NONE } from '../book/order-store.ts';
-import type { OrderRegistry } from '../book/order-registry.ts';
-import { placementError } from '../queries.ts';
+import { marketNotionalError } from './market-notional.ts';
+import type { OpenOrders } from './open-orders.ts';
 import type { Rng } from '../rng.ts';
 import type { TradeLog } from './trade-log.ts';
 import type { AccountTrade, ExecutionReport, ExecutionType, Fill, PreventedMatch, RejectReason, Side } from '../types.ts';
@@ -23,7 +21,7 @@ import type { AccountTrade, ExecutionReport, ExecutionType, Fill, PreventedMatch
 export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;
 const CLIENT_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export class AccountDesk implements FillSink {
+export class AccountDesk implements FillSink<AccountOrder> {
   /** Time of the last balance change (account `updateTime`, `outboundAccountPosition.u`). */
   lastBalanceUpdate = 0;
   private nextOrderId = 1;
@@ -38,8 +36,8 @@ export class AccountDesk implements FillSink {
 
   constructor(
     private readonly markets: Markets,
-    private readonly matcher: Matcher,
-    private readonly registry: OrderRegistry,
+    private readonly matcher: Matcher<AccountOrder>,
+    private readonly open: OpenOrders,
     private readonly ledger: Ledger,
     private readonly tradeLog: TradeLog,
     private readonly events: EventQueue,
@@ -56,11 +54,11 @@ export class AccountDesk implements FillSink {
   // ---------------------------------------------------------------- commands
 
   place(cmd: PlaceOrder): PlaceResult | ApiError {
-    return placementError(this.bookView, cmd) ?? this.execute(cmd);
+    return marketNotionalError(this.bookView, cmd) ?? this.execute(cmd);
   }
 
   cancel(cmd: CancelOrder): CancelResult | ApiError {
-    const order = this.registry.findAccount(cmd, 'UNKNOWN_ORDER');
+    const order = this.open.find(cmd, 'UNKNOWN_ORDER');
     if (order instanceof ApiError) return order;
     if (cmd.restriction != null) {
       const partiallyFilled = order.account!.executedQty > 0;
@@ -73,14 +71,14 @@ export class AccountDesk implements FillSink {
   /** DELETE openOrders: cancels every open order of the symbol, oldest first; -2011 if none. */
   cancelAll(cmd: CancelAllOrders): CancelResult[] | ApiError {
     const inst = this.markets.instruments[cmd.symbolIndex]!;
-    const open = [...this.registry.clientIds[inst.index]!.values()].sort((a, b) => a.id - b.id);
+    const open = [...this.open.clientIds[inst.index]!.values()].sort((a, b) => a.id - b.id);
     if (open.length === 0) return apiError('UNKNOWN_ORDER');
     return open.map((order) => this.cancelResting(inst, order, this.generateClientId(), cmd.now));
   }
 
   /** PUT order/amend/keepPriority: a quantity decrease that keeps the order's place (spec 3.1). */
   amend(cmd: AmendOrder): AmendResult | ApiError {
-    const order = this.registry.findAccount(cmd, 'UNKNOWN_ORDER');
+    const order = this.open.find(cmd, 'UNKNOWN_ORDER');
     if (order instanceof ApiError) return order;
     const inst = this.markets.instruments[order.symbolIndex]!;
     const acct = order.account!;
@@ -90,7 +88,7 @@ export class AccountDesk implements FillSink {
     if (newQty <= acct.executedQty) return apiError('AMEND_QTY_NOT_ABOVE_FILLED');
     // binance-facts §3.11: without newClientOrderId the amended order gets a generated id.
     const newClientOrderId = cmd.newClientOrderId ?? this.generateClientId();
-    const clientIds = this.registry.clientIds[inst.index]!;
+    const clientIds = this.open.clientIds[inst.index]!;
     if (newClientOrderId !== acct.clientOrderId && clientIds.has(newClientOrderId)) return apiError('DUPLICATE_ORDER');
 
     const decrease = acct.origQty - newQty;
@@ -115,7 +113,7 @@ export class AccountDesk implements FillSink {
    * before anything is cancelled; then the cancel, then the placement.
    */
   cancelReplace(cmd: CancelReplace): CancelReplaceResult | ApiError {
-    const refused = placementError(this.bookView, cmd.place);
+    const refused = marketNotionalError(this.bookView, cmd.place);
     if (refused !== null) return refused;
     const cancel = this.cancel(cmd.cancel);
     let result: CancelReplaceResult;
@@ -142,14 +140,14 @@ export class AccountDesk implements FillSink {
    * sweeping every order ahead of it in price-time first. Returns the lots filled on it.
    */
   fillOpenOrder(cmd: FillOpenOrder): { symbol: string; filled: number } | ApiError {
-    const order = this.registry.orders.account(cmd.orderId);
+    const order = this.open.byOrderId(cmd.orderId);
     if (order === undefined || order.account === null) return apiError('NO_SUCH_ORDER');
     if (cmd.lots <= 0) return apiError('FILTER_FAILURE', 'LOT_SIZE');
     const inst = this.markets.instruments[order.symbolIndex]!;
     const wanted = Math.min(cmd.lots, order.remaining);
     const ahead = this.matcher.lotsAhead(inst, order);
     const before = order.account.executedQty;
-    const taker = new Order(0, inst.index, order.side === 'BUY' ? 'SELL' : 'BUY', order.price, ahead + wanted, null);
+    const taker = new Order<AccountOrder>(0, inst.index, order.side === 'BUY' ? 'SELL' : 'BUY', order.price, ahead + wanted, null);
     this.matcher.match(inst, taker, order.price, cmd.now, null);
     return { symbol: inst.symbol, filled: order.account.executedQty - before };
   }
@@ -161,7 +159,7 @@ export class AccountDesk implements FillSink {
     const inst = this.markets.instruments[p.symbolIndex]!;
     const now = p.now;
     if (inst.accountOpenOrders >= MAX_OPEN_ORDERS_PER_SYMBOL) return apiError('MAX_NUM_ORDERS');
-    if (p.clientOrderId !== null && this.registry.clientIds[inst.index]!.has(p.clientOrderId)) return apiError('DUPLICATE_ORDER');
+    if (p.clientOrderId !== null && this.open.clientIds[inst.index]!.has(p.clientOrderId)) return apiError('DUPLICATE_ORDER');
 
     let reject: RejectReason = 'NONE';
     let lock = 0n;
@@ -195,7 +193,7 @@ export class AccountDesk implements FillSink {
     account.workingTime = now;
     this.report(account, 'NEW', now);
 
-    const order = new Order(orderId, inst.index, p.side, p.price, p.quantity, account);
+    const order: AccountBookOrder = new Order(orderId, inst.index, p.side, p.price, p.quantity, account);
     const fills: Fill[] = [];
     const preventedMatches: PreventedMatch[] = (this.preventedMatches = []);
     if (p.timeInForce === 'FOK' && this.matcher.fillable(inst, p.side, p.price, true, p.quantity) < p.quantity) {
@@ -206,7 +204,7 @@ export class AccountDesk implements FillSink {
         if (p.orderType === 'MARKET') this.expire(inst, order, 'INSUFFICIENT_LIQUIDITY', now);
         else if (p.timeInForce === 'IOC') this.expire(inst, order, 'UNFILLED_IOC_QUANTITY_EXPIRED', now);
         else {
-          this.registry.addAccount(inst, order);
+          this.open.add(inst, order);
           this.matcher.rest(inst, order);
         }
       }
@@ -222,19 +220,12 @@ export class AccountDesk implements FillSink {
    */
   private coversMarketOrder(inst: Instrument, side: Side, lots: number): boolean {
     if (side === 'SELL') return this.ledger.spendable(inst.base) >= BigInt(lots) * inst.basePerLot;
-    let need = lots;
     let cost = 0n;
-    const asks = this.matcher.books[inst.index]!.asks;
-    const store = this.registry.orders;
-    for (let i = asks.levels.length - 1; i >= 0 && need > 0; i--) {
-      for (let o = asks.levels[i]!.head; o !== NONE && need > 0; o = store.next(o)) {
-        if (store.isAccount(o)) continue; // own orders expire by self-trade prevention
-        const q = Math.min(need, store.remaining(o));
-        const tickLots = BigInt(asks.levels[i]!.price) * BigInt(q);
-        cost += tickLots * inst.quotePerTickLot + inst.commission(tickLots, this.markets.takerCentiBps);
-        need -= q;
-      }
-    }
+    // Own orders are skipped: they expire by self-trade prevention.
+    this.matcher.forEachCounterpartyFill(inst, side, lots, (price, q) => {
+      const tickLots = BigInt(price) * BigInt(q);
+      cost += tickLots * inst.quotePerTickLot + inst.commission(tickLots, this.markets.takerCentiBps);
+    });
     return this.ledger.spendable(inst.quote) >= cost;
   }
 
@@ -248,7 +239,7 @@ export class AccountDesk implements FillSink {
   }
 
   /** Frees the fee reserve of `lots` of a BUY (filled, cancelled or amended away). */
-  private unreserveLots(inst: Instrument, order: Order, lots: number): void {
+  private unreserveLots(inst: Instrument, order: AccountBookOrder, lots: number): void {
     const acct = order.account!;
     if (acct.feeReserve === 0n) return;
     const freed = BigInt(lots) * acct.feeReservePerLot;
@@ -256,9 +247,10 @@ export class AccountDesk implements FillSink {
     this.ledger.unreserve(inst.quote, freed);
   }
 
-  private cancelResting(inst: Instrument, order: Order, cancelId: string, now: number): CancelResult {
+  private cancelResting(inst: Instrument, order: AccountBookOrder, cancelId: string, now: number): CancelResult {
     const acct = order.account!;
     this.matcher.unrest(inst, order);
+    this.open.forget(inst, acct);
     this.releaseLock(inst, order);
     acct.status = 'CANCELED';
     acct.updateTime = now;
@@ -268,7 +260,7 @@ export class AccountDesk implements FillSink {
   }
 
   /** IOC / FOK / MARKET remainder (spec 3.1 EXPIRED). */
-  private expire(inst: Instrument, order: Order, reason: AccountOrder['expiryReason'], now: number): void {
+  private expire(inst: Instrument, order: AccountBookOrder, reason: AccountOrder['expiryReason'], now: number): void {
     const acct = order.account!;
     this.releaseLock(inst, order);
     acct.status = 'EXPIRED';
@@ -278,7 +270,7 @@ export class AccountDesk implements FillSink {
     this.history.ended(inst.index, acct);
   }
 
-  private releaseLock(inst: Instrument, order: Order): void {
+  private releaseLock(inst: Instrument, order: AccountBookOrder): void {
     const acct = order.account!;
     this.ledger.release(order.side === 'BUY' ? inst.quote : inst.base, acct.locked);
     acct.locked = 0n;
@@ -294,7 +286,7 @@ export class AccountDesk implements FillSink {
    * locked it since this one was placed), the fill charges what is free. The trade log, the
    * report and the FULL fill all carry the charged figure, so the ledger and the log agree.
    */
-  settleFill(inst: Instrument, order: Order, qty: number, price: number, tradeId: number, isMaker: boolean, now: number, fills: Fill[] | null): void {
+  settleFill(inst: Instrument, order: AccountBookOrder, qty: number, price: number, tradeId: number, isMaker: boolean, now: number, fills: Fill[] | null): void {
     const acct = order.account!;
     const notional = inst.notional(price, qty);
     const baseAmount = BigInt(qty) * inst.basePerLot;
@@ -327,10 +319,14 @@ export class AccountDesk implements FillSink {
     this.tradeLog.append(fill);
     fills?.push(fill);
     this.report(acct, 'TRADE', now, { lastQty: qty, lastPrice: price, lastQuote: notional, commission, commissionAsset: inst.quote, tradeId, isMaker });
-    if (order.remaining === 0) this.history.ended(inst.index, acct);
+    if (order.remaining === 0) {
+      // A filled maker has left the book (the matcher frees its slot next); a taker never rested.
+      if (isMaker) this.open.forget(inst, acct);
+      this.history.ended(inst.index, acct);
+    }
   }
 
-  makerPrevented(inst: Instrument, maker: Order, qty: number, taker: Order, now: number): void {
+  makerPrevented(inst: Instrument, maker: AccountBookOrder, qty: number, taker: AccountBookOrder, now: number): void {
     const acct = maker.account!;
     this.releaseLock(inst, maker);
     acct.preventedQty += qty;
@@ -339,6 +335,7 @@ export class AccountDesk implements FillSink {
     const preventedMatchId = this.nextPreventedMatchId++;
     this.preventedMatches.push({ preventedMatchId, makerOrderId: acct.orderId, price: maker.price, makerPreventedQty: qty });
     this.report(acct, 'TRADE_PREVENTION', now, { lastPreventedQty: qty, counterOrderId: taker.id, preventedMatchId });
+    this.open.forget(inst, acct);
     this.history.ended(inst.index, acct);
   }
 

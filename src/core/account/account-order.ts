@@ -1,7 +1,11 @@
 // What the exchange keeps about one of the account's open orders beyond its book entry.
 // Cancelled and filled orders are forgotten (spec 2.4); their executions live in the trade log.
 
+import type { Order } from '../book/index.ts';
 import type { ExpiryReason, OrderStatus, OrderType, OrderView, Side, TimeInForce } from '../types.ts';
+
+/** An account order's book entry: the book's Order carrying this room's record. */
+export type AccountBookOrder = Order<AccountOrder>;
 
 export class AccountOrder {
   status: OrderStatus = 'NEW';

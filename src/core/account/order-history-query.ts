@@ -7,9 +7,8 @@
 // - nothing: the most recent orders.
 // The edge has already checked the span (-1127) and capped `limit`.
 
-import type { Order } from '../book/book.ts';
-import { AccountOrder as AccountOrderClass, type AccountOrder } from './account-order.ts';
-import type { CoreState } from '../state.ts';
+import { AccountOrder as AccountOrderClass, type AccountBookOrder, type AccountOrder } from './account-order.ts';
+import type { OrderHistory } from './order-history.ts';
 import type { OrderView } from '../types.ts';
 
 export const ALL_ORDERS_DEFAULT_LIMIT = 500;
@@ -31,7 +30,13 @@ interface KeptRow {
 type Candidate = AccountOrder | KeptRow;
 const isKept = (c: Candidate): c is KeptRow => !(c instanceof AccountOrderClass);
 
-export function allOrders(s: CoreState, symbolIndex: number, q: OrderHistoryQuery): OrderView[] {
+/** What allOrders reads: the open orders by client id and the kept ended orders. */
+export interface AccountOrdersView {
+  readonly clientIds: readonly ReadonlyMap<string, AccountBookOrder>[];
+  readonly history: Pick<OrderHistory, 'updateTime' | 'view' | 'forward' | 'backward'>;
+}
+
+export function allOrders(s: AccountOrdersView, symbolIndex: number, q: OrderHistoryQuery): OrderView[] {
   const history = s.history;
   const open = openBySymbol(s.clientIds[symbolIndex]!);
   const hasWindow = q.startTime !== undefined || q.endTime !== undefined;
@@ -59,7 +64,7 @@ export function allOrders(s: CoreState, symbolIndex: number, q: OrderHistoryQuer
 }
 
 /** The symbol's open orders by ascending orderId (at most MAX_NUM_ORDERS of them). */
-function openBySymbol(clientIds: ReadonlyMap<string, Order>): AccountOrder[] {
+function openBySymbol(clientIds: ReadonlyMap<string, AccountBookOrder>): AccountOrder[] {
   const open: AccountOrder[] = [];
   for (const order of clientIds.values()) open.push(order.account!);
   return open.sort((a, b) => a.orderId - b.orderId);

@@ -3,19 +3,22 @@
 // removal by slot and a running quantity (ARCHITECTURE "Data structures").
 
 import type { Side } from '../types.ts';
-import type { AccountOrder } from '../account/account-order.ts';
 import { NONE, type OrderStore } from './order-store.ts';
 import { PagedTable } from './paged-table.ts';
 
-/** Every resting order's record, by slot (order-store.ts), over this file's Level and Order. */
-export type BookStore = OrderStore<Level, Order>;
+/**
+ * Every resting order's record, by slot (order-store.ts), over this file's Level and Order; `A`
+ * is what an account order carries (the account room's record, which the book never reads).
+ */
+export type BookStore<A = unknown> = OrderStore<Level, Order<A>>;
 
 /**
  * An order as an object: an account order (open or matching) or a taker while it matches. A
  * resting order's book entry is its slot in the OrderStore; the counterparty's resting orders
- * have only that (no object each: see order-store.ts).
+ * have only that (no object each: see order-store.ts). `account` is the account room's record of
+ * the order, opaque here: the book only asks whether there is one (self-trade prevention).
  */
-export class Order {
+export class Order<A = unknown> {
   /** Its slot in the OrderStore while it rests (account orders), else NONE. */
   slot = NONE;
   /** Open quantity (lots): what is left after fills and self-trade prevention. */
@@ -29,7 +32,7 @@ export class Order {
     /** Ticks (0 for MARKET). */
     public price: number,
     quantity: number,
-    readonly account: AccountOrder | null,
+    readonly account: A | null,
   ) {
     this.remaining = quantity;
   }

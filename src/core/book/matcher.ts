@@ -1,46 +1,54 @@
 // The book and the matcher: every symbol's two sides, its depth aggregator, and price-time
-// matching. It moves orders on and off the book (telling the registry), numbers trades and
-// levels (per-symbol trade and update ids, spec 2.5, 2.7), records public trades, and emits
-// each fill that involves the account to the account desk (FillSink), which settles balances
-// and writes reports. It never touches a balance itself.
+// matching. It moves orders on and off the book (RestingOrders), numbers trades and levels
+// (per-symbol trade and update ids, spec 2.5, 2.7), hands each public trade to the tape
+// (PublicTrades), and emits each fill that involves the account to the account's side
+// (FillSink), which settles balances, writes reports and forgets an order's ids once it has left
+// the book. It never touches a balance itself. `A` is the account's record of an order, opaque.
 
 import type { BookSide, Level, Order } from './book.ts';
 import { SymbolBook } from './book.ts';
 import type { FlushResult } from '../commands.ts';
-import type { MarketData } from '../market/market-data.ts';
 import { DepthAggregator } from './depth-aggregator.ts';
 import type { EventQueue } from '../event-queue.ts';
 import type { Instrument } from '../markets.ts';
 import { NONE } from './order-store.ts';
-import type { OrderRegistry } from './order-registry.ts';
+import type { RestingOrders } from './resting-orders.ts';
 import type { DepthDiff, Fill, Side, Touch } from '../types.ts';
 
-/** The account's side of matching: what a fill or a prevented self-trade does to the account. */
-export interface FillSink {
+/**
+ * The account's side of matching: what a fill or a prevented self-trade does to the account. A
+ * maker whose open quantity reaches 0 here has left the book (its slot is freed after the call).
+ */
+export interface FillSink<A> {
   /** One fill of an account order (maker or taker) at `price` for `qty` lots. */
-  settleFill(inst: Instrument, order: Order, qty: number, price: number, tradeId: number, isMaker: boolean, now: number, fills: Fill[] | null): void;
+  settleFill(inst: Instrument, order: Order<A>, qty: number, price: number, tradeId: number, isMaker: boolean, now: number, fills: Fill[] | null): void;
   /** The account's taker met its own resting `maker`, already off the book (EXPIRE_MAKER). */
-  makerPrevented(inst: Instrument, maker: Order, qty: number, taker: Order, now: number): void;
+  makerPrevented(inst: Instrument, maker: Order<A>, qty: number, taker: Order<A>, now: number): void;
 }
 
-export class Matcher {
+/** Where each public trade goes: the symbol's tape and bars (the market room's MarketData). */
+export interface PublicTrades {
+  of(symbolIndex: number): { record(price: number, qty: number, time: number, buyerIsMaker: boolean, newAggregate: boolean): void };
+}
+
+export class Matcher<A = unknown> {
   readonly books: SymbolBook[];
   readonly depth: DepthAggregator[];
-  private account: FillSink | null = null;
+  private account: FillSink<A> | null = null;
 
   constructor(
     private readonly instruments: readonly Instrument[],
-    private readonly registry: OrderRegistry,
+    private readonly resting: RestingOrders<A>,
     private readonly events: EventQueue,
     /** Public market data: every trade goes to its tape and bars (API.md section 9). */
-    private readonly marketData: MarketData,
+    private readonly marketData: PublicTrades,
   ) {
-    this.books = instruments.map((inst) => new SymbolBook(inst.index, registry.orders));
+    this.books = instruments.map((inst) => new SymbolBook(inst.index, resting.orders));
     this.depth = instruments.map((inst, i) => new DepthAggregator(inst.symbol, this.books[i]!));
   }
 
-  /** The account desk, built after the matcher (it needs the matcher to put orders on the book). */
-  connect(account: FillSink): void {
+  /** The account's side, built after the matcher (it needs the matcher to put orders on the book). */
+  connect(account: FillSink<A>): void {
     this.account = account;
   }
 
@@ -49,9 +57,9 @@ export class Matcher {
    * price). Self-trade prevention is EXPIRE_MAKER (spec 1.4): an own resting order the account's
    * taker would meet expires, and matching goes on.
    */
-  match(inst: Instrument, taker: Order, limit: number | null, now: number, fills: Fill[] | null): void {
+  match(inst: Instrument, taker: Order<A>, limit: number | null, now: number, fills: Fill[] | null): void {
     const opposite = this.books[inst.index]!.oppositeOf(taker.side);
-    const store = this.registry.orders;
+    const store = this.resting.orders;
     const isBuy = taker.side === 'BUY';
     // One taker order, one price, one time: one aggregate trade (aggTrades, @aggTrade).
     let aggregatePrice = -1;
@@ -75,15 +83,15 @@ export class Matcher {
   }
 
   /** One fill of the maker in `slot` (`account`: its Order if it is the account's). */
-  private trade(inst: Instrument, opposite: BookSide, level: Level, slot: number, account: Order | null, taker: Order, now: number, fills: Fill[] | null, newAggregate: boolean): void {
-    const open = this.registry.orders.remaining(slot);
+  private trade(inst: Instrument, opposite: BookSide, level: Level, slot: number, account: Order<A> | null, taker: Order<A>, now: number, fills: Fill[] | null, newAggregate: boolean): void {
+    const open = this.resting.orders.remaining(slot);
     const qty = open < taker.remaining ? open : taker.remaining;
     const price = level.price;
     const tradeId = ++inst.lastTradeId;
     opposite.reduce(slot, level, qty);
     if (open === qty) {
       opposite.remove(slot);
-      if (account === null) this.registry.retireCounterparty(inst.index, slot);
+      if (account === null) this.resting.retireCounterparty(inst.index, slot);
     }
     this.levelChanged(inst, opposite.side, level);
     taker.remaining -= qty;
@@ -93,54 +101,55 @@ export class Matcher {
     if (account !== null) {
       account.remaining -= qty;
       this.account!.settleFill(inst, account, qty, price, tradeId, true, now, null);
-      if (account.remaining === 0) this.registry.forgetAccount(inst, account);
+      if (account.remaining === 0) this.resting.orders.removeAccount(account);
     }
     if (taker.account !== null) this.account!.settleFill(inst, taker, qty, price, tradeId, false, now, fills);
   }
 
-  private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order, taker: Order, now: number): void {
+  private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order<A>, taker: Order<A>, now: number): void {
     const qty = maker.remaining;
     const level = opposite.remove(maker.slot);
     this.levelChanged(inst, maker.side, level);
     maker.remaining = 0;
     this.account!.makerPrevented(inst, maker, qty, taker, now);
-    this.registry.forgetAccount(inst, maker);
+    this.resting.orders.removeAccount(maker);
   }
 
-  /** Puts an account order at the back of its level (registry.addAccount gave it its slot). */
-  rest(inst: Instrument, order: Order): void {
+  /** Puts an account order at the back of its level, in a slot of its own (order.slot). */
+  rest(inst: Instrument, order: Order<A>): void {
+    this.resting.orders.addAccount(order);
     const level = this.books[inst.index]!.sideOf(order.side).add(order.slot, order.price, order.remaining);
     this.levelChanged(inst, order.side, level);
   }
 
   /** Rests a counterparty order of `lots` at `price`; its book key. */
   restCounterparty(inst: Instrument, side: Side, price: number, lots: number): number {
-    const slot = this.registry.addCounterparty(inst.index);
+    const slot = this.resting.addCounterparty(inst.index);
     const level = this.books[inst.index]!.sideOf(side).add(slot, price, lots);
     this.levelChanged(inst, side, level);
-    return this.registry.orders.keyAt(slot);
+    return this.resting.orders.keyAt(slot);
   }
 
   /** Takes a resting account order off the book (cancel); not for fills. */
-  unrest(inst: Instrument, order: Order): void {
+  unrest(inst: Instrument, order: Order<A>): void {
     const level = this.books[inst.index]!.sideOf(order.side).remove(order.slot);
     this.levelChanged(inst, order.side, level);
-    this.registry.forgetAccount(inst, order);
+    this.resting.orders.removeAccount(order);
   }
 
   /** Cancels the resting counterparty order in `slot`. */
   cancelCounterparty(slot: number): void {
-    const side = this.registry.orders.levelOf(slot).bookSide;
+    const side = this.resting.orders.levelOf(slot).bookSide;
     const inst = this.instruments[side.symbolIndex]!;
     const level = side.remove(slot);
     this.levelChanged(inst, side.side, level);
-    this.registry.retireCounterparty(inst.index, slot);
+    this.resting.retireCounterparty(inst.index, slot);
   }
 
   /** Reduces a resting account order in place, keeping its priority (amend). */
-  reduce(inst: Instrument, order: Order, lots: number): void {
+  reduce(inst: Instrument, order: Order<A>, lots: number): void {
     const side = this.books[inst.index]!.sideOf(order.side);
-    const level = this.registry.orders.levelOf(order.slot);
+    const level = this.resting.orders.levelOf(order.slot);
     side.reduce(order.slot, level, lots);
     order.remaining -= lots;
     this.levelChanged(inst, order.side, level);
@@ -155,7 +164,7 @@ export class Matcher {
   /** Lots a taker could fill now up to `price`; `counterpartyOnly` leaves out the account's own. */
   fillable(inst: Instrument, side: Side, price: number, counterpartyOnly: boolean, enough: number): number {
     const levels = this.books[inst.index]!.oppositeOf(side).levels;
-    const store = this.registry.orders;
+    const store = this.resting.orders;
     let total = 0;
     for (let i = levels.length - 1; i >= 0 && total < enough; i--) {
       const level = levels[i]!;
@@ -166,10 +175,30 @@ export class Matcher {
     return total;
   }
 
+  /**
+   * The counterparty's makers a taker of `side` for `lots` would meet, best first, each with the
+   * lots it would give (the account's own are skipped: self-trade prevention expires them):
+   * `visit(priceTicks, lots)`. What a MARKET order's balance check prices.
+   */
+  forEachCounterpartyFill(inst: Instrument, side: Side, lots: number, visit: (price: number, lots: number) => void): void {
+    const levels = this.books[inst.index]!.oppositeOf(side).levels;
+    const store = this.resting.orders;
+    let need = lots;
+    for (let i = levels.length - 1; i >= 0 && need > 0; i--) {
+      const level = levels[i]!;
+      for (let o = level.head; o !== NONE && need > 0; o = store.next(o)) {
+        if (store.isAccount(o)) continue;
+        const q = Math.min(need, store.remaining(o));
+        visit(level.price, q);
+        need -= q;
+      }
+    }
+  }
+
   /** Lots resting ahead of a resting account order in price-time priority (its own side). */
-  lotsAhead(inst: Instrument, order: Order): number {
+  lotsAhead(inst: Instrument, order: Order<A>): number {
     const levels = this.books[inst.index]!.sideOf(order.side).levels;
-    const store = this.registry.orders;
+    const store = this.resting.orders;
     const own = store.levelOf(order.slot);
     let ahead = 0;
     for (let i = levels.length - 1; i >= 0; i--) {

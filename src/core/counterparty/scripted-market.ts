@@ -5,14 +5,21 @@
 // Arguments arrive parsed (ticks, lots, instrument index: src/api/scripted-orders.ts); this
 // keeps the ids it hands out and the filters that need the book (LIMIT_MAKER, MARKET NOTIONAL).
 
-import type { Outcome, PlaceOrder } from '../commands.ts';
+import type { Command, Outcome, PlaceOrder, ResultOf } from '../commands.ts';
 import { NO_EVENTS } from '../event-queue.ts';
 import { apiError, type ApiError } from '../errors.ts';
-import type { Exchange } from '../exchange.ts';
-import type { Instrument } from '../markets.ts';
-import { crosses } from '../book/matcher.ts';
-import { NONE } from '../book/order-store.ts';
-import type { CoreEvent, Side } from '../types.ts';
+import type { Instrument, Markets } from '../markets.ts';
+import { bestOpposite, counterpartyOrderSymbol, counterpartyRestingCount, fillableLots, wouldCross } from '../queries.ts';
+import type { CoreState } from '../state.ts';
+import type { CoreEvent } from '../types.ts';
+
+/** What the scripted market uses of the exchange: the one entry every client uses, and reads. */
+export interface CounterpartyPort {
+  readonly markets: Markets;
+  /** Read only through the queries (queries.ts). */
+  readonly state: CoreState;
+  submit<C extends Command>(cmd: C): Outcome<ResultOf<C>>;
+}
 
 /** A scripted counterparty order, parsed: the order fields of a placement (ticks, lots), no ids. */
 export type ScriptedPlacement = Pick<PlaceOrder, 'symbolIndex' | 'side' | 'orderType' | 'timeInForce' | 'price' | 'quantity'>;
@@ -26,13 +33,14 @@ export class ScriptedMarket {
   private readonly rested = new Map<number, number>();
   private sweepAt = SWEEP_MIN;
 
-  constructor(private readonly core: Exchange) {}
+  constructor(private readonly core: CounterpartyPort) {}
 
   /** Places a counterparty order; its id (also when nothing of it rests). */
   place(p: ScriptedPlacement, now: number): Outcome<number> {
     const { symbolIndex, side, price, quantity: lots } = p;
     const inst = this.core.markets.instruments[symbolIndex]!;
-    const best = this.core.state.books[symbolIndex]!.oppositeOf(side).best()?.price;
+    const state = this.core.state;
+    const best = bestOpposite(state, symbolIndex, side);
     let key = 0;
     let events: CoreEvent[];
     if (p.orderType === 'MARKET') {
@@ -40,11 +48,11 @@ export class ScriptedMarket {
       if (best !== undefined && !withinNotional(inst, best, lots)) return refused(apiError('FILTER_FAILURE', 'NOTIONAL'));
       events = this.core.submit({ type: 'counterpartyTake', now, symbolIndex, side, price: null, lots }).events;
     } else if (p.orderType === 'LIMIT_MAKER' || p.timeInForce === 'GTC') {
-      if (p.orderType === 'LIMIT_MAKER' && best !== undefined && crosses(side, price, best)) return refused(apiError('WOULD_TAKE'));
+      if (p.orderType === 'LIMIT_MAKER' && wouldCross(state, symbolIndex, side, price)) return refused(apiError('WOULD_TAKE'));
       const outcome = this.core.submit({ type: 'counterpartyLimit', now, symbolIndex, side, price, lots });
       key = outcome.ok ? outcome.value : 0;
       events = outcome.events;
-    } else if (p.timeInForce === 'IOC' || this.fillable(inst, side, price) >= lots) {
+    } else if (p.timeInForce === 'IOC' || fillableLots(state, symbolIndex, side, price) >= lots) {
       events = this.core.submit({ type: 'counterpartyTake', now, symbolIndex, side, price, lots }).events;
     } else {
       events = NO_EVENTS; // FOK that cannot fill whole: nothing happens, it still has an id
@@ -57,16 +65,14 @@ export class ScriptedMarket {
   /** Cancels a resting scripted order of the symbol; false when it is not resting there. */
   cancel(symbolIndex: number, id: number, now: number): Outcome<boolean> {
     const key = this.rested.get(id);
-    const orders = this.core.state.orders;
-    const slot = key === undefined ? NONE : orders.slotOf(key);
-    if (slot === NONE || orders.levelOf(slot).bookSide.symbolIndex !== symbolIndex) return { ok: true, value: false, events: NO_EVENTS };
+    if (key === undefined || counterpartyOrderSymbol(this.core.state, key) !== symbolIndex) return { ok: true, value: false, events: NO_EVENTS };
     this.rested.delete(id);
     return this.core.submit({ type: 'counterpartyCancel', now, key: key! });
   }
 
   /** Cancels every counterparty order of the symbol, both sides, the generator's included. */
   cancelAll(symbolIndex: number, now: number): Outcome<number> {
-    const count = this.core.state.counterpartyResting[symbolIndex]!.length;
+    const count = counterpartyRestingCount(this.core.state, symbolIndex);
     // From the end: each cancel then moves no other order in the generator's index.
     for (let i = count - 1; i >= 0; i--) this.core.submit({ type: 'counterpartyCancelAt', now, symbolIndex, slot: i });
     return { ok: true, value: count, events: NO_EVENTS };
@@ -84,23 +90,11 @@ export class ScriptedMarket {
     this.sweepAt = SWEEP_MIN;
   }
 
-  /** Lots a taker of `side` limited at `price` would fill now (every resting order counts). */
-  private fillable(inst: Instrument, side: Side, price: number): number {
-    const levels = this.core.state.books[inst.index]!.oppositeOf(side).levels;
-    let total = 0;
-    for (let i = levels.length - 1; i >= 0; i--) {
-      const level = levels[i]!;
-      if (!crosses(side, price, level.price)) break;
-      total += level.qty;
-    }
-    return total;
-  }
-
   /** Keeps the id of an order that rested; drops the ids of finished ones when the map grows. */
   private remember(id: number, key: number): void {
     this.rested.set(id, key);
     if (this.rested.size < this.sweepAt) return;
-    for (const [known, bookKey] of this.rested) if (this.core.state.orders.slotOf(bookKey) === NONE) this.rested.delete(known);
+    for (const [known, bookKey] of this.rested) if (counterpartyOrderSymbol(this.core.state, bookKey) === undefined) this.rested.delete(known);
     this.sweepAt = Math.max(SWEEP_MIN, 2 * this.rested.size);
   }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PickList } from './order-registry.ts';
+import { PickList } from './resting-orders.ts';
 
 const contents = (list: PickList): number[] => Array.from({ length: list.length }, (_, i) => list.at(i));
 
