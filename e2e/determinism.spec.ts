@@ -5,6 +5,7 @@
 // test), one on a simulator started fresh with the same configuration, so the check covers both
 // a start and a reset.
 import { test, expect, SpotSimClient, type Simulator } from 'spot-sim/fixture';
+import { writeFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
 import { startSimulator, type DepthUpdateEvent } from 'spot-sim';
 
@@ -82,6 +83,9 @@ async function run(sim: Simulator): Promise<Recording> {
 
 test('same seed, same requests, manual clock: byte-identical responses and event streams', async ({ sim }) => {
   const first = await run(sim);
+  // A transcript to compare across commits (a refactor of the core must leave it byte-identical):
+  // SPOT_SIM_TRANSCRIPT=<file> writes this run's frames and bodies there.
+  if (process.env.SPOT_SIM_TRANSCRIPT) writeFileSync(process.env.SPOT_SIM_TRANSCRIPT, JSON.stringify(first, null, 1));
   // What this test is about is starting: the second run gets a simulator of its own, started
   // from the same configuration.
   await using fresh = await startSimulator({ config: { sim: { ...MANUAL, port: 0, tls_port: 0 } } });
