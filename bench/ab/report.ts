@@ -2,14 +2,15 @@
 // files named): one A/B table per run (base, head, head/base, spreads, beyond the spread or
 // not). Every performance figure in the report is a ratio measured in one run.
 //
-//   npx tsx bench/ab-report.ts [ab.json ...]       (default: every bench/results/ab-*.json)
+//   npx tsx bench/ab/report.ts [ab.json ...]       (default: every bench/results/ab-*.json)
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeReportSection } from './report-sections.ts';
+import { writeReportSection } from '../report-sections.ts';
 
-const dir = dirname(fileURLToPath(import.meta.url));
+/** bench/, where the results and the report are. */
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(dir, 'results');
 
 interface AbFigure {
@@ -48,7 +49,7 @@ const pct = (v: number | null): string => (v !== null && Number.isFinite(v) && v
 const lines = [
   '## A/B runs (`npm run bench:ab`)',
   '',
-  'Written by `npx tsx bench/ab-report.ts` from `npm run bench:ab` results. Each table is one run: the',
+  'Written by `npx tsx bench/ab/report.ts` from `npm run bench:ab` results. Each table is one run: the',
   'base commit and the head measured alternately (base-head, head-base, ...), each figure the median of',
   'the rounds, spread = half the range over the rounds relative to the median, "beyond spread" = the two',
   "sides' ranges do not overlap. Absolute figures depend on the machine and its load (the runs below",
