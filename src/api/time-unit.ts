@@ -15,9 +15,14 @@
  */
 const MICROSECONDS_ABOVE = 100_000_000_000_000;
 
+/** Whether a time as sent (a parameter, or a time in a history file) is in microseconds. */
+export function isMicroseconds(sent: number): boolean {
+  return sent > MICROSECONDS_ABOVE;
+}
+
 /** A time parameter as sent (milliseconds or microseconds), in microseconds. */
 export function sentTimeUs(sent: number): number {
-  return sent > MICROSECONDS_ABOVE ? sent : sent * 1000;
+  return isMicroseconds(sent) ? sent : sent * 1000;
 }
 
 /** `startTime` / `endTime` of a request, as the handlers compare them to whole-ms times. */
