@@ -116,6 +116,13 @@ test("rows are one interval apart: hourly rows in a 1m file, a gap, a repeat and
   assert.equal(loadMarketHistory(configFor(file), T + 200 * MINUTE).lastClose[0], 6_000_500);
 });
 
+test('a 1s file is refused once, at its first row: history is kept by the minute', () => {
+  const seconds = [0, 1, 2].map((i) => row(T + i * 1000, { closeTime: String(T + i * 1000 + 999), count: String(i) }));
+  const error = refusal(seconds.join('\n'), 'BTCUSDT-1s-2025-01-01.csv');
+  assert.deepEqual(places(error), ['1:7']);
+  assert.match(error.message, /1m or longer/);
+});
+
 test('an empty file, or one of blank lines, is an error; CRLF, a final newline and microsecond times are fine', () => {
   assert.deepEqual(places(refusal('')), ['1:1']);
   assert.match(refusal('\n\r\n').message, /no candles/);

@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import { isMicroseconds } from './api/time-unit.ts';
 import { ConfigError, formatProblem, type ConfigProblem } from './config/index.ts';
 import type { Config } from './config/types.ts';
-import { KLINE_INTERVALS, nextOpenTime, openTimeOf, type KlineInterval } from './core/kline-time.ts';
+import { KLINE_INTERVALS, MINUTE_MS, nextOpenTime, openTimeOf, type KlineInterval } from './core/kline-time.ts';
 import { buildHistory, type CsvCandles, type KlineRow, type MarketHistory } from './core/market-history.ts';
 import { buildMarkets, type Instrument } from './core/markets.ts';
 import { formatPlain, parseScaled } from './core/units.ts';
@@ -127,6 +127,8 @@ class KlineFile {
   private previousOpen: number | undefined;
   /** Trade ids the rows so far use up. */
   private tradeIds = 0;
+  /** A file of 1s candles is refused once. */
+  private shortRefused = false;
 
   constructor(
     private readonly file: string,
@@ -177,6 +179,11 @@ class KlineFile {
       if (this.interval === undefined) row.add(7, 'close time', 'one interval (1s .. 1M) after the open time, minus 1 ms', cells[6]);
     }
     const interval = this.interval;
+    if (interval !== undefined && !this.shortRefused && interval.months === 0 && interval.ms < MINUTE_MS) {
+      // The candles become minute bars: a second's candles would merge, their trade ids with them.
+      this.shortRefused = true;
+      row.add(7, 'close time', `candles of 1m or longer (history is kept by the minute), not ${interval.name}${this.intervalSource}`, cells[6]);
+    }
     let closes = close?.ms;
     if (interval !== undefined && open !== undefined) {
       const next = nextOpenTime(interval, 0, open.ms);
