@@ -45,6 +45,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   try {
     sim = await Simulator.startResolved(config);
   } catch (error) {
+    // A configuration problem found while starting (a history file's cells) exits 2 as above.
+    if (error instanceof ConfigError) {
+      process.stderr.write(`spot-sim: ${error.message}\n`);
+      return 2;
+    }
     process.stderr.write(`spot-sim: ${error instanceof ListenError ? error.message : String(error)}\n`);
     return 1;
   }

@@ -17,6 +17,7 @@ import { price } from './order-shapes.ts';
 import type { Params } from './params.ts';
 import type { RawJson } from './raw-json.ts';
 import { requireSymbol, symbolList } from './symbol-params.ts';
+import { timeWindow } from './time-unit.ts';
 
 const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
@@ -118,8 +119,7 @@ function klines(ctx: HandlerContext, p: Params) {
   const interval = klineInterval(p.required('interval'));
   if (interval === undefined) throw apiError('BAD_INTERVAL');
   const tz = timeZoneOf(p);
-  const startTime = p.int('startTime');
-  const endTime = p.int('endTime');
+  const { startTime, endTime } = timeWindow(p.time('startTime'), p.time('endTime'));
   const limit = limitOf(p);
   const { inst, md } = modelOf(ctx, symbol);
   // Nothing else moves a reply: the candles change only with a trade or a new current interval.
@@ -167,8 +167,7 @@ export const MARKET_DATA_ENDPOINTS = [
     run: (ctx, p) => {
       const symbol = requireSymbol(ctx, p);
       const fromId = p.int('fromId');
-      const startTime = p.int('startTime');
-      const endTime = p.int('endTime');
+      const { startTime, endTime } = timeWindow(p.time('startTime'), p.time('endTime'));
       if (fromId !== undefined && (startTime !== undefined || endTime !== undefined)) throw apiError('BAD_PARAM_COMBINATION');
       const limit = limitOf(p);
       const { inst, md } = modelOf(ctx, symbol);
