@@ -118,6 +118,21 @@ test('refusals are the in-process classes', async () => {
   assert.equal(market.code, -1121);
 });
 
+test('advanceTime refusals stay RangeErrors over the wire, with the in-process message, and the clock stays', async () => {
+  await sim.reset();
+  for (const [ms, message] of [
+    [0.25, 'advanceTime: ms must be a non-negative integer number of milliseconds (got 0.25)'],
+    [-1, 'advanceTime: ms must be a non-negative integer number of milliseconds (got -1)'],
+    [2_592_000_001, 'advanceTime: ms must be at most sim.max_advance_ms = 2592000000 (got 2592000001); advance in several calls or raise sim.max_advance_ms'],
+  ] as const) {
+    const refusal = await failure(sim.advanceTime(ms));
+    assert.ok(refusal instanceof RangeError, `${ms}: ${String(refusal)}`);
+    assert.equal((refusal as Error).constructor, RangeError, `${ms}: a RangeError, not a subclass`);
+    assert.equal((refusal as Error).message, message);
+  }
+  assert.equal(await sim.now(), START);
+});
+
 test('fault rules: use, hits, rules, rule, endpoints, remove, removeRule, removeRules', async () => {
   await sim.faults.clear();
   const rule = await sim.faults.use({ on: 'ticker.book', transport: 'rest', times: 0, action: { error: -1003 } });

@@ -3,7 +3,7 @@
 // API. It has the names of the in-process handle for everything the control API offers (client,
 // market, faults and rules, clock, reset, stats), each returning a Promise of the same result,
 // so code that `await`s works against either handle; refusals are rebuilt as the same classes
-// (FaultRuleError, FaultRangeError, FaultError, SpotSimError).
+// (FaultRuleError, FaultRangeError, FaultError, SpotSimError, and advanceTime's RangeError).
 
 import { SpotSimClient } from './client/index.ts';
 import { SpotSimError, SpotSimNetworkError } from './client/errors.ts';
@@ -93,6 +93,11 @@ function rebuild(status: number, body: ErrorBody | null, what: string): Error {
       return new FaultRangeError(message);
     case 'FaultError':
       return new FaultError(message);
+    // advanceTime's refusals are the platform's own classes in process.
+    case 'RangeError':
+      return new RangeError(message);
+    case 'TypeError':
+      return new TypeError(message);
     case 'SpotSimError':
       return new SpotSimError(status, typeof e.code === 'number' ? e.code : 0, message);
     default:

@@ -6,7 +6,6 @@
 // of fault methods (faults/methods.ts), the market routes from MARKET_ARGUMENTS.
 
 import type { Config } from '../config/types.ts';
-import { FaultError } from '../faults/checks.ts';
 import type { Faults } from '../faults/controller.ts';
 import { FAULT_METHODS, type ArgSchema } from '../faults/methods.ts';
 import type { FaultRule } from '../faults/rule.ts';
@@ -35,6 +34,17 @@ export class ControlError extends Error {
   ) {
     super(message);
     this.name = 'ControlError';
+  }
+}
+
+/**
+ * An in-process refusal a route passes on as it is (400): the error body's `type` is its class,
+ * so `connectSimulator` throws the same class (advanceTime's RangeError stays a RangeError).
+ */
+export class ArgumentRefusal extends Error {
+  constructor(readonly refusal: RangeError | TypeError) {
+    super(refusal.message);
+    this.name = 'ArgumentRefusal';
   }
 }
 
@@ -119,7 +129,7 @@ const FIXED_ROUTES: readonly ControlRoute[] = [
       try {
         sim.advanceTime(args.ms as number);
       } catch (error) {
-        if (error instanceof RangeError) throw new FaultError(error.message);
+        if (error instanceof RangeError) throw new ArgumentRefusal(error);
         if (sim.config.sim.clock !== 'manual') throw new ControlError(409, 'advanceTime needs sim.clock = "manual"; this simulator runs on the wall clock');
         throw error;
       }
