@@ -159,7 +159,7 @@ export function createControlRoutes(host: () => ControlHost | undefined, options
         res.end(openApiText);
         return true;
       }
-      const result = route.run(sim, { args: argumentsFor(route, body), id });
+      const result = route.run(sim, { args: argumentsFor(route, body, req.url ?? ''), id });
       sendJsonWithoutCors(res, 200, { result: result ?? null });
     } catch (error) {
       // A refusal of the scripted market: the reference exchange's code and message.
@@ -186,13 +186,25 @@ function notFoundMessage(method: string, path: string): string {
   return `${base}; see GET /sim/v1/openapi.json`;
 }
 
-/** The body as the route takes it: named arguments (unknown names refused), a JSON object, or nothing. */
-function argumentsFor(route: ControlRoute, body: string): Record<string, unknown> {
-  if (route.method === 'GET') return {};
+/** The body (a GET's query) as the route takes it: named arguments (unknown names refused), a JSON object, or nothing. */
+function argumentsFor(route: ControlRoute, body: string, url: string): Record<string, unknown> {
+  if (route.method === 'GET') return route.query === undefined ? {} : queryArguments(url, route.query.map((a) => a.name));
   if (route.body === 'object') return jsonBody(body, 'the body must be a JSON object (the fault rule)');
   if (route.body === 'none') return namedArguments(body, []);
   const names = route.body.args.map((a) => a.name);
   return route.body.optionalArgs === true ? namedArguments(body, names) : argumentsOf(body, names);
+}
+
+/** A GET's named arguments from the query string (strings); unknown or repeated names are refused. */
+function queryArguments(url: string, names: readonly string[]): Record<string, unknown> {
+  const q = url.indexOf('?');
+  const given: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(q < 0 ? '' : url.slice(q + 1))) {
+    if (!names.includes(name)) throw new FaultError(`unknown argument '${name.slice(0, 60)}'; expected ${names.join(', ')}`);
+    if (Object.hasOwn(given, name)) throw new FaultError(`argument '${name}' given twice`);
+    given[name] = value;
+  }
+  return given;
 }
 
 /** The JSON body's named arguments; missing or unknown names are refused. */

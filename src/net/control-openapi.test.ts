@@ -34,7 +34,7 @@ test('every capability of the in-process handle has a documented route', () => {
   const internal = new Set(['constructor', 'state', 'counters', 'schedule', 'tick', 'nextTimedAt', 'run']);
   const faults = Object.getOwnPropertyNames(Faults.prototype).filter((n) => !internal.has(n)).map((n) => `faults.${n === 'use' ? 'use' : n}`);
   const market = Object.getOwnPropertyNames(Market.prototype).filter((n) => !internal.has(n)).map((n) => `market.${n}`);
-  const handle = ['urls', 'ports', 'config', 'credentials', 'stats', 'mark', 'openClientOrderIds', 'reset', 'advanceTime', 'now'];
+  const handle = ['urls', 'ports', 'config', 'credentials', 'stats', 'mark', 'openClientOrderIds', 'openOrders', 'balances', 'reset', 'advanceTime', 'now'];
   assert.deepEqual([...faults, ...market, ...handle].filter((c) => !ids.has(c)), []);
 });
 

@@ -42,6 +42,7 @@ function operation(route: ControlRoute): Record<string, unknown> {
   for (const status of errors) responses[status] = { description: STATUS_TEXT[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const op: Record<string, unknown> = { operationId: route.call, summary: route.summary, responses };
   if (route.path.includes('{id}')) op.parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }];
+  if (route.query !== undefined) op.parameters = route.query.map((a) => ({ name: a.name, in: 'query', required: false, schema: a.schema }));
   if (route.body === 'object') {
     op.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/FaultRule' } } } };
   } else if (route.body !== 'none') {

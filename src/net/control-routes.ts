@@ -21,6 +21,8 @@ export interface ControlHost {
   stats(): unknown;
   mark(): void;
   openClientOrderIds(): string[];
+  openOrders(symbol?: string): unknown[];
+  balances(): unknown[];
   reset(): void;
   advanceTime(ms: number): void;
   now(): number;
@@ -68,6 +70,8 @@ export interface ControlRoute {
    * object (`'object'`: a fault rule), or none (an empty body or `{}`; anything else is 400).
    */
   readonly body: { readonly args: readonly BodyArg[]; readonly optionalArgs?: boolean } | 'object' | 'none';
+  /** A GET's named arguments, from the query string, each optional (unknown names are refused). */
+  readonly query?: readonly BodyArg[];
   readonly result: ArgSchema;
   /** Status codes other than 200 this route answers (beyond 400 for a bad body and 401/403 of access). */
   readonly errors?: readonly (404 | 409)[];
@@ -115,6 +119,25 @@ const FIXED_ROUTES: readonly ControlRoute[] = [
   { method: 'GET', path: 'stats', call: 'stats', summary: 'Counters of spec 1.7 and 4.5, including sinceMark.', body: 'none', result: OBJECT, run: (sim) => sim.stats() },
   { method: 'POST', path: 'mark', call: 'mark', summary: 'Starts the "since mark" counters.', body: 'none', result: NULL, run: (sim) => sim.mark() },
   { method: 'GET', path: 'open-client-order-ids', call: 'openClientOrderIds', summary: "The client order ids of the account's open orders, oldest first.", body: 'none', result: { type: 'array', items: { type: 'string' } }, run: (sim) => sim.openClientOrderIds() },
+  {
+    method: 'GET',
+    path: 'open-orders',
+    call: 'openOrders',
+    summary: "The account's open orders (of `symbol`), oldest first, as GET /api/v3/openOrders lists them; spends no request weight.",
+    body: 'none',
+    query: [{ name: 'symbol', schema: { type: 'string' } }],
+    result: { type: 'array', items: { type: 'object', required: ['symbol', 'orderId', 'clientOrderId', 'status'] } },
+    run: (sim, { args }) => sim.openOrders(args.symbol as string | undefined),
+  },
+  {
+    method: 'GET',
+    path: 'balances',
+    call: 'balances',
+    summary: "The account's balance of every asset, as GET /api/v3/account lists them; spends no request weight.",
+    body: 'none',
+    result: { type: 'array', items: { type: 'object', required: ['asset', 'free', 'locked'] } },
+    run: (sim) => sim.balances(),
+  },
   { method: 'POST', path: 'reset', call: 'reset', summary: 'Back to the starting state (listeners kept; WebSockets closed).', body: 'none', result: NULL, run: (sim) => sim.reset() },
   {
     method: 'POST',
