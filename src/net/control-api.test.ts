@@ -114,3 +114,19 @@ test('config, credentials, urls, ports and now read the handle', async () => {
   assert.equal(await get('now'), sim.now());
   assert.deepEqual(await get('config'), JSON.parse(JSON.stringify(sim.config)));
 });
+
+test('advance-time refusals keep their class on the wire: type RangeError, the in-process message, the clock unmoved', async () => {
+  sim.reset();
+  const start = sim.now();
+  const inProcess = (() => {
+    try {
+      sim.advanceTime(0.25);
+    } catch (error) {
+      return error as Error;
+    }
+    return assert.fail('advanceTime(0.25) was accepted');
+  })();
+  assert.equal(inProcess.constructor, RangeError);
+  assert.deepEqual(await post('advance-time', { ms: 0.25 }), { status: 400, json: { error: { message: inProcess.message, type: 'RangeError' } } });
+  assert.equal(sim.now(), start);
+});
