@@ -7,11 +7,11 @@
 // every socket and timer.
 
 import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
 import type { Config, SimConfigInput } from './config/types.ts';
+import type { Balance, Order } from './client/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
@@ -30,7 +30,8 @@ import { fillOpenOrder } from './api/orders.ts';
 import { openClientOrderIds, openOrderCount } from './core/queries.ts';
 import { Journal, type JournalEntry } from './journal.ts';
 import { Stats } from './stats.ts';
-import { packagePath } from './package-root.ts';
+import { locate } from './package-root.ts';
+import { balancesOf, openOrdersOf } from './account-reads.ts';
 import { periodicTask, Scheduler } from './time/scheduler.ts';
 import { MARKET_DATA_PUSH_MS } from './net/market-data-pushes.ts';
 import { ExchangeTask } from './time/exchange-tasks.ts';
@@ -307,6 +308,16 @@ export class Simulator {
     return openClientOrderIds(this.core.current.state);
   }
 
+  /** The account's open orders (of `symbol`: -1121 if unknown) as GET /api/v3/openOrders lists them; no request weight, `stats()` unmoved. */
+  openOrders(symbol?: string): Order[] {
+    return openOrdersOf(this.core.current, this.service, symbol);
+  }
+
+  /** The account's balance of every asset as GET /api/v3/account lists them; read in process like `openOrders`. */
+  balances(): Balance[] {
+    return balancesOf(this.core.current, this.service);
+  }
+
   /** The recent requests, replies and events (bounded), oldest first. */
   recentJournal(): JournalEntry[] {
     return this.journal.recent();
@@ -381,15 +392,6 @@ export class Simulator {
     this.statistics.recordReply(endpointId, reply, transport);
     this.journal.addReply(this.clock.now(), transport === 'rest' ? 'rest' : 'ws-api', endpointId, reply.status, reply.body);
   }
-}
-
-/**
- * A configured path is absolute by now (loadConfig resolves the user's relative paths against
- * the TOML file or the working directory); a relative one is a default naming a file shipped in
- * the package, so it is found in the package and never in the working directory (API.md 7).
- */
-function locate(path: string): string {
-  return isAbsolute(path) ? path : packagePath(path);
 }
 
 export function startSimulator(options: StartOptions = {}): Promise<Simulator> {
