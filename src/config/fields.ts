@@ -63,12 +63,25 @@ export function readOneOf<T extends string>(allowed: readonly T[]): Reader<T> {
 /** Node timers overflow above 2^31-1 ms (they then fire after 1 ms), so timer periods stop there. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** What a TCP port key or flag takes, in the words every message about one uses. */
+export const PORT_EXPECTATION = 'a port number from 0 to 65535 (0: any free port)';
+
+/** A listening port: 0 lets the system pick a free one. */
+export const readPort = (): Reader<number> => readInteger({ min: 0, max: 65535, expected: PORT_EXPECTATION });
+
+/** A period handed to a Node timer, in whole milliseconds from `min` to what a timer can hold. */
+export const readTimerMs = (min: number): Reader<number> =>
+  readInteger({ min, max: MAX_TIMER_MS, expected: `a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}` });
+
 interface IntegerRule {
   readonly min?: number;
   readonly max?: number;
+  /** The rule in a user's words when the bounds alone would not say it ("a port number ..."). */
+  readonly expected?: string;
 }
 
-function integerExpectation({ min, max }: IntegerRule): string {
+function integerExpectation({ min, max, expected }: IntegerRule): string {
+  if (expected !== undefined) return expected;
   if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
   if (min === 0) return 'a non-negative integer';
   if (min === 1) return 'a positive integer';
@@ -165,10 +178,15 @@ function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** The known names within a typo or two of `key` (case aside), for "did you mean" hints. */
+export function closeMatches(key: string, known: readonly string[]): string[] {
+  const tolerance = key.length >= 5 ? 2 : 1;
+  return known.filter((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= tolerance);
+}
+
 /** The `expected` text of an unknown key: starts with "unknown key", suggests a close known key. */
 export function unknownKeyExpectation(key: string, known: readonly string[]): string {
-  const tolerance = key.length >= 5 ? 2 : 1;
-  const close = known.filter((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= tolerance);
+  const close = closeMatches(key, known);
   const suggestion = close.length > 0 ? `; did you mean ${close.map((name) => `"${name}"`).join(' or ')}?` : '';
   return `unknown key${suggestion} (known here: ${known.join(', ')})`;
 }

@@ -102,7 +102,7 @@ test('main exits 2 with the key paths on a configuration error', () => {
   const { status, stdout, stderr } = runMain(['--config', path]);
   assert.equal(status, 2);
   assert.equal(stdout, '');
-  assert.match(stderr, /sim\.port: expected an integer from 0 to 65535, got 99999/);
+  assert.match(stderr, /sim\.port: expected a port number from 0 to 65535 \(0: any free port\), got 99999/);
   assert.match(stderr, /engine\.net_backend: expected "epoll" or "io_uring", got "kqueue"/);
 });
 
