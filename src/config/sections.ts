@@ -28,18 +28,20 @@ const port = readPort();
 const timerMs = readTimerMs;
 const nonNegativeInteger = readInteger({ min: 0 });
 const positiveInteger = readInteger({ min: 1 });
-const nonNegativeNumber = readNumber({ expected: 'a non-negative number', accept: (value) => value >= 0 });
-const positiveNumber = readNumber({ expected: 'a positive number', accept: (value) => value > 0 });
+const nonNegativeNumber = readNumber({ expected: 'a non-negative number', minimum: 0 });
+const positiveNumber = readNumber({ expected: 'a positive number', exclusiveMinimum: 0 });
 /** One-shot fault timers in seconds (0 = off), bounded by what a Node timer can hold. */
 const faultSeconds = readNumber({
   expected: `a non-negative number of seconds of at most ${MAX_TIMER_MS / 1000}`,
-  accept: (value) => value >= 0 && value * 1000 <= MAX_TIMER_MS,
+  minimum: 0,
+  maximum: MAX_TIMER_MS / 1000,
 });
 
 /** Spec 2.3: commission in basis points; below 10000 bps (100%), cents of a bp at most. */
 const basisPoints = readDecimal({
   expected: 'a decimal number of basis points, at least 0 and below 10000, with at most 2 decimals',
   accept: (value) => value.decimalPlaces() <= 2 && value.lt(new Decimal(10000)),
+  schema: { exclusiveMaximum: 10000, pattern: '^[0-9]+(\\.[0-9]{1,2})?$' },
 });
 
 export const ENGINE_SPEC = {
