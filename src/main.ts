@@ -19,13 +19,15 @@ function packageVersion(): string {
 }
 
 /** A usage or configuration problem: exit 2 with its message; anything else is not one. */
-function configurationFailure(error: unknown): number {
+function configurationFailure(error: unknown, configFile?: string): number {
   if (error instanceof UsageError) {
     err.line(`spot-sim: ${error.message}\nRun spot-sim --help for the usage.`);
     return 2;
   }
   if (error instanceof ConfigError) {
-    err.line(`spot-sim: ${error.message}`);
+    // A file the configuration names (TLS, keys, CSVs) is the configuration file's problem.
+    const named = error.source === undefined && configFile !== undefined ? error.withSource(configFile) : error;
+    err.line(`spot-sim: ${named.message}`);
     return 2;
   }
   throw error;
@@ -58,7 +60,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     try {
       Simulator.checkResolved(config);
     } catch (error) {
-      if (error instanceof ConfigError || !(error instanceof Error)) return configurationFailure(error);
+      if (error instanceof ConfigError || !(error instanceof Error)) return configurationFailure(error, command.configFile);
       // Everything checked here comes from the configuration: a file it names is part of it.
       err.line(`spot-sim: ${error.message}`);
       return 2;
@@ -76,7 +78,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   try {
     sim = await Simulator.startResolved(config);
   } catch (error) {
-    if (error instanceof ConfigError) return configurationFailure(error);
+    if (error instanceof ConfigError) return configurationFailure(error, command.configFile);
     if (!(error instanceof ListenError)) throw error;
     const hint = error.message.includes('already in use') ? '; choose another with --port / --tls-port (or SVC_SIM_PORT / SVC_SIM_TLS_PORT), 0 = any free port' : '';
     err.line(`spot-sim: ${error.message}${hint}`);

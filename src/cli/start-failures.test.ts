@@ -51,15 +51,6 @@ test('a port in use: exit 1 naming the port and how to choose another, after clo
   }
 });
 
-test('-h and -v are --help and --version', async () => {
-  const help = await runMain(['-h']);
-  assert.equal(help.status, 0, help.stderr);
-  assert.match(help.stdout, /--check-config/);
-  const version = await runMain(['-v']);
-  assert.equal(version.status, 0, version.stderr);
-  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
-});
-
 test('usage errors in plain words: a negative port is named as a port, not as an ambiguous option', async () => {
   const negative = await runMain(['--port', '-1']);
   assert.equal(negative.status, 2);

@@ -27,7 +27,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'bind', value: 'ADDR', key: 'bind', help: 'listen address (sim.bind); 0.0.0.0 = every interface' },
   { name: 'stats-interval-ms', value: 'N', key: 'stats_interval_ms', help: 'stats line period, 0 = off (sim.stats_interval_ms)' },
   { name: 'log-format', value: 'FORMAT', help: 'text (default) or json: one JSON object a line for the\nstart block, the stats and a log of every request' },
-  { name: 'quiet', help: 'print only the start block' },
+  { name: 'quiet', help: 'no stats lines and no request log' },
   { name: 'check-config', help: 'check the configuration and the files it names, then exit\n(0 valid, 2 not)' },
   { name: 'print-config', help: "print the configuration in effect as TOML, each value's\nsource (default, file, env, flag) in a comment, then exit" },
   { name: 'help', short: 'h', help: 'print this help' },
