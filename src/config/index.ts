@@ -13,4 +13,4 @@ export { deepFreeze } from './freeze.ts';
 export { startMidOf, maxNotionalOf } from './lookup.ts';
 export { parseCliArgs, USAGE, type CliCommand, type CliConfig, type LogFormat } from './cli-args.ts';
 export { printConfigToml, describeSource, type SourceOf, type ValueSource } from './print-config.ts';
-export { formatStartupSummary, listenUrls, netBackendInEffect, redactConfig, REDACTED } from './summary.ts';
+export { netBackendInEffect, redactConfig, REDACTED } from './summary.ts';
