@@ -29,6 +29,10 @@ export class Log {
   /** One event: a JSON object (with `time` and `event` first), or the text lines given. */
   event(event: string, fields: Record<string, unknown>, text: () => readonly string[]): void {
     if (this.format === 'json') this.out.line(JSON.stringify({ time: new Date().toISOString(), event, ...fields }));
-    else for (const line of text()) this.out.line(line);
+    else {
+      // One write for the whole block, so a reader never sees half of it.
+      const lines = text();
+      if (lines.length > 0) this.out.line(lines.join('\n'));
+    }
   }
 }
