@@ -15,7 +15,7 @@ export interface SpotSimWebServerOptions {
   readonly tlsPort?: number;
   /** A TOML configuration (`--config`); relative to the Playwright config's directory. */
   readonly configFile?: string;
-  /** Further command-line flags of `spot-sim` (API.md section 1), e.g. `['--seed', '42']`. */
+  /** Further command-line flags of `spot-sim` (docs/running.md), e.g. `['--seed', '42']`. */
   readonly args?: readonly string[];
   /** Reuse a simulator already listening on `port` (default: yes, except when `CI` is set). */
   readonly reuseExistingServer?: boolean;
@@ -31,7 +31,7 @@ export interface SpotSimWebServer {
   url: string;
   reuseExistingServer: boolean;
   timeout: number;
-  /** SIGTERM: the server closes its listeners and connections and exits 0 (API.md section 1). */
+  /** SIGTERM: the server closes its listeners and connections and exits 0. */
   gracefulShutdown: { signal: 'SIGTERM'; timeout: number };
   name: string;
   stdout: 'pipe';

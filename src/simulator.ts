@@ -65,7 +65,7 @@ export class Simulator {
   readonly ports: { readonly http: number; readonly https: number };
   readonly credentials: { readonly apiKey: string; readonly apiSecret: string };
   readonly faults: Faults;
-  /** The scripted counterparty flow (API.md section 8): place, cancel, cancelAll, setMid. */
+  /** The scripted counterparty flow (docs/isolation-and-market.md): place, cancel, cancelAll, setMid. */
   readonly market: Market;
   /** The current core's scripted market (rebuilt with the core on reset). */
   private scripted: ScriptedOrders;
@@ -268,7 +268,11 @@ export class Simulator {
     this.scheduler.advance(this.clock, ms);
   }
 
-  /** Counters of spec 1.7 and 4.5 (API.md section 3). */
+  /**
+   * The counters of the stats line (connections, orders, rejects, cancels, fills, trades, depth
+   * diffs, requests, rate-limited and authentication refusals, ...), every fault's counter, and
+   * `sinceMark`: what happened since the last `mark()`.
+   */
   stats() {
     const s = this.statistics;
     return {
@@ -357,7 +361,7 @@ export class Simulator {
     await this.stop();
   }
 
-  /** The stats line of spec 1.7. */
+  /** The one-line summary the standalone server prints every `stats_interval_ms`: the `stats()` counters, the account's position and the touch. */
   statsLine(): string {
     return this.statistics.line();
   }

@@ -38,7 +38,7 @@ export type WsApiParams = Readonly<Record<string, ParamValue>>;
 const MAX_UNCLAIMED = 1_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Which methods are signed: the server's own endpoint table says (binance-facts §6). */
+/** Which methods are signed: the server's own endpoint table says. */
 const SIGNED = new Set([...WS_METHODS.values()].filter((e) => e.security === 'SIGNED').map((e) => e.ws!));
 
 interface Pending {

@@ -17,7 +17,7 @@ export { applyEnvOverrides } from './env.ts';
 export type * from './types.ts';
 
 export interface LoadConfigOptions {
-  /** A TOML file (API.md section 2). */
+  /** A TOML file (every key: docs/reference/configuration.md). */
   readonly configFile?: string;
   /** A tree merged over the file's tree (tables merge, arrays replace). */
   readonly config?: SimConfigInput;

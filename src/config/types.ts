@@ -25,13 +25,13 @@ export interface SymbolOverrides {
   readonly max_notional?: string;
 }
 
-/** "forget": spec 2.4, ended orders answer -2013; "keep": they stay queryable (API.md 10). */
+/** "forget": ended orders are gone (a query answers -2013); "keep": they stay queryable (docs/order-history.md). */
 export type EndedOrdersMode = 'forget' | 'keep';
 
 export interface AccountConfig {
   readonly api_key: string;
   readonly api_secret: string;
-  /** API.md section 10: what happens to an order that ended (FILLED, CANCELED, EXPIRED...). */
+  /** What happens to an order that ended (FILLED, CANCELED, EXPIRED...): see EndedOrdersMode. */
   readonly ended_orders: EndedOrdersMode;
   /** With "keep": how many ended orders stay queryable; the oldest beyond it are forgotten. */
   readonly max_ended_orders: number;
@@ -53,12 +53,12 @@ export interface LimitsConfig {
   readonly max_recv_window_ms: number;
 }
 
-/** Counterparty flow (spec 1.5). Rates are per symbol. */
+/** The counterparty flow: random limit orders, market orders and cancels around a random-walk mid. Rates are per symbol. */
 export interface GeneratorConfig {
   readonly enabled: boolean;
   /** Price levels per side placed at start. */
   readonly seed_levels: number;
-  /** Distance in ticks between the latent mid and the generator's own touch (spec 1.5: 2990). */
+  /** Distance in ticks between the latent mid and the generator's own touch (default 2990). */
   readonly touch_offset_ticks: number;
   /** Mean extra distance (ticks) beyond the touch offset of a new generator limit order. */
   readonly depth_spread_ticks: number;
@@ -90,7 +90,7 @@ export interface FaultsConfig {
   readonly rate_limit_next: number;
 }
 
-/** `[sim.history]` (API.md section 9): public market data before the start. */
+/** `[sim.history]` (docs/market-data.md): public market data before the start. */
 export interface HistoryConfig {
   /** Minutes of synthetic history when the generator is on; 0 = none. */
   readonly minutes: number;

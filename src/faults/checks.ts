@@ -12,7 +12,7 @@ export class FaultError extends Error {
 /**
  * A numeric fault argument outside its range (or not an integer): a RangeError like the
  * platform's own, thrown before anything changes; the control API answers 400 as for FaultError.
- * The ranges are the configuration's for the same settings (one place: config/fields.ts).
+ * The ranges are those of the configuration keys for the same settings.
  */
 export class FaultRangeError extends RangeError {
   override name = 'FaultRangeError';
@@ -20,7 +20,8 @@ export class FaultRangeError extends RangeError {
 
 /**
  * A fault rule that names an unknown endpoint, action or field, or a combination that can never
- * take effect (API.md 3.1): a TypeError in-process, 400 naming it on the control API.
+ * take effect (`-2015` on `ping`, `transport: 'rest'` on `session.logon`): a TypeError
+ * in-process, 400 naming it on the control API.
  */
 export class FaultRuleError extends TypeError {
   override name = 'FaultRuleError';

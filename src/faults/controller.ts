@@ -42,7 +42,7 @@ interface TimedFault {
   readonly fire: () => void;
 }
 
-/** How often each fault was invoked or took effect (stats, spec 4.5 "counters for all of the above"). */
+/** How often each fault was invoked or took effect (part of `sim.stats()`). */
 export interface FaultCounters {
   droppedMarketDataConnections: number;
   droppedWsApiConnections: number;
@@ -83,7 +83,7 @@ export class Faults {
     return this.state.use(rule);
   }
 
-  /** The rules in force (the spec calls' presets among them) and the users' spent ones, with their hits. */
+  /** The rules in force (the presets the fixed fault calls such as `rejectNextOrders` armed among them) and your spent ones, with their hits. */
   rules(): FaultRuleView[] {
     return this.state.list();
   }
@@ -99,7 +99,7 @@ export class Faults {
     return this.state.remove(id);
   }
 
-  /** Removes every rule `rules()` lists (the spec calls' presets too); switches stay as they are (`clear()` turns everything off). Returns how many. */
+  /** Removes every rule `rules()` lists (the fault calls' presets too); switches stay as they are (`clear()` turns everything off). Returns how many. */
   removeRules(): number {
     let removed = 0;
     for (const rule of this.state.list()) if (this.state.remove(rule.id)) removed++;
@@ -114,7 +114,7 @@ export class Faults {
 
   // ------------------------------------------------------------------ the spec's calls (4.5)
 
-  /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many. Spec 4.5 `drop_market_data_connections`. */
+  /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many (the `[sim.faults]` key `drop_md_after_s` does it on a timer). */
   dropMarketDataConnections(): number {
     const n = this.host.dropConnections(['market']);
     this.counts.droppedMarketDataConnections += n;
@@ -171,7 +171,7 @@ export class Faults {
     armCount(this.state, 'rateLimit', requireCount(k, 'k'));
   }
 
-  /** Moves the server clock by `ms` (spec 1.9): server time, event times and the recvWindow check all shift. */
+  /** Moves the server clock by `ms` (server time = wall or manual clock + this offset): server time, event times and the recvWindow check all shift. */
   setClockOffsetMs(ms: number): void {
     this.host.setClockOffsetMs(requireOffsetMs(ms, 'ms'));
   }
@@ -238,7 +238,7 @@ export class Faults {
   }
 
   /**
-   * Every rule, switch and counter off; timed faults not yet fired are cancelled (API.md §6).
+   * Every rule, switch and counter off; timed faults not yet fired are cancelled.
    * The clock offset returns to the configured `clock_offset_ms` (0 unless configured).
    */
   clear(): void {

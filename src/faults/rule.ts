@@ -21,7 +21,13 @@ export type Transport = 'rest' | 'ws-api';
 export type Point = 'arrival' | 'admission' | 'key' | 'signature' | 'handler' | 'delay' | 'reply';
 export const POINTS: readonly Point[] = ['arrival', 'admission', 'key', 'signature', 'handler', 'delay', 'reply'];
 
-/** What a rule does (API.md 3.1). */
+/**
+ * What a rule does: `{ error: code }` refuses with the simulator's reply for that code (its HTTP
+ * status and message, docs/errors.md) where the reference checks it; `{ status, code, msg }`
+ * refuses with exactly that; `{ delayMs }` sends the reply (and its events) later;
+ * `{ swallow: true }` carries the request out and sends no reply; `{ close: true }` carries it
+ * out and closes the connection instead of replying.
+ */
 export type FaultAction =
   | { readonly error: number }
   | { readonly status: number; readonly code: number; readonly msg: string }

@@ -22,7 +22,7 @@ export interface FaultRuleView {
   readonly hits: number;
   /** The action; `{ unresponsive: true }` is the preset of `setRestUnresponsive` (held, not carried out). */
   readonly action: FaultAction | { readonly unresponsive: true };
-  /** The fault call that armed it, for the presets of the spec's calls. */
+  /** The fault call that armed it (`'rejectNextOrders'` etc.), for the presets of the fixed fault calls. */
   readonly preset?: string;
 }
 
