@@ -42,6 +42,21 @@ test('README.md, docs/, the shipped default configuration and the control API de
   assert.deepEqual(found, [], `say the rule itself, or link a docs/ page or the reference exchange's document:\n${found.join('\n')}`);
 });
 
+/** Lines that open a fence no later line closes (a page after it renders as code). */
+export function unclosedFences(where: string, text: string): string[] {
+  let open: number | null = null;
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*```/.test(line)) open = open === null ? i + 1 : null;
+  });
+  return open === null ? [] : [`${where}:${open}`];
+}
+
+test('every code fence of README.md and docs/ is closed', () => {
+  const found = [join(ROOT, 'README.md'), ...markdownUnder(join(ROOT, 'docs'))].flatMap((file) => unclosedFences(relative(ROOT, file), readFileSync(file, 'utf8')));
+  assert.deepEqual(found, [], `a fence opened here is never closed:\n${found.join('\n')}`);
+  assert.deepEqual(unclosedFences('x', '```sh\ncurl x\n\n## Configuration\n'), ['x:1']);
+});
+
 test('the check finds each kind of citation and passes a Playwright spec file', () => {
   const cited = [
     'charged in the quote asset (spec 2.3)',
