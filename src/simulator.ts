@@ -268,11 +268,7 @@ export class Simulator {
     this.scheduler.advance(this.clock, ms);
   }
 
-  /**
-   * The counters of the stats line (connections, orders, rejects, cancels, fills, trades, depth
-   * diffs, requests, rate-limited and authentication refusals, ...), every fault's counter, and
-   * `sinceMark`: what happened since the last `mark()`.
-   */
+  /** The stats line's counters (orders, fills, requests, refusals...), each fault's, and `sinceMark` (since `mark()`). */
   stats() {
     const s = this.statistics;
     return {
