@@ -53,7 +53,7 @@ const LAYERS: readonly Layer[] = [
   // The scheduler of timed work (src/time): pure deciding plus the wall-clock timer; its
   // exchange task reads the core and the listen keys through a host interface.
   { name: 'time', files: ['time/'], imports: ['core'] },
-  { name: 'simulator', files: ['simulator.ts', 'history-files.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats', 'time'] },
+  { name: 'simulator', files: ['simulator.ts', 'simulator-options.ts', 'start-simulator.ts', 'history-files.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats', 'time'] },
   // connectSimulator (API.md 3.2): the handle of a running server over the control API.
   { name: 'remote', files: ['remote.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'simulator'] },
   { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator', 'remote'] },

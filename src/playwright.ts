@@ -8,6 +8,12 @@
 // test), and does nothing at import time.
 import { packagePath, RUNNING_FROM_BUNDLE } from './package-root.ts';
 
+/**
+ * Options of `spotSimWebServer`: the shared simulator's ports, configuration file and further flags, reuse and start timeout.
+ * @example
+ * const options: SpotSimWebServerOptions = { port: 19080, tlsPort: 19443, configFile: 'sim.toml', args: ['--seed', '42'] };
+ * const server = spotSimWebServer(options);
+ */
 export interface SpotSimWebServerOptions {
   /** Plain HTTP/WS port of the shared simulator (`--port`). Default 9080. */
   readonly port?: number;
@@ -23,7 +29,12 @@ export interface SpotSimWebServerOptions {
   readonly timeout?: number;
 }
 
-/** The shape of one entry of Playwright's `webServer` config (structurally `TestConfigWebServer`). */
+/**
+ * The shape of one entry of Playwright's `webServer` config (structurally `TestConfigWebServer`).
+ * @example
+ * const entry: SpotSimWebServer = spotSimWebServer({ port: 9080 });
+ * console.log(entry.command, entry.url);   // the bin with its flags, http://127.0.0.1:9080/api/v3/ping
+ */
 export interface SpotSimWebServer {
   /** The shell command that runs the standalone server (the package's `spot-sim` bin). */
   command: string;
@@ -40,12 +51,10 @@ export interface SpotSimWebServer {
 
 /**
  * A `webServer` entry that starts one shared spot-sim before the workers and stops it after them.
- *
- * ```ts
+ * @example
  * import { defineConfig } from '@playwright/test';
  * import { spotSimWebServer } from 'spot-sim/playwright';
  * export default defineConfig({ webServer: [spotSimWebServer({ port: 9080 })] });
- * ```
  */
 export function spotSimWebServer(options: SpotSimWebServerOptions = {}): SpotSimWebServer {
   const port = portOption('port', options.port ?? 9080);

@@ -11,7 +11,8 @@ import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
-import type { Config, SimConfigInput } from './config/types.ts';
+import type { Config } from './config/types.ts';
+import type { SimulatorUrls, StartOptions } from './simulator-options.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
@@ -40,19 +41,8 @@ import { checkAdvance } from './time/advance-rules.ts';
 /** At most this many generator steps per wall-clock stop: a long stall is skipped, not replayed. */
 const MAX_CATCH_UP_STEPS = 5_000;
 
-export interface StartOptions {
-  readonly configFile?: string;
-  readonly config?: SimConfigInput;
-}
-
-export interface SimulatorUrls {
-  readonly http: string;
-  readonly https: string;
-  readonly ws: string;
-  readonly wss: string;
-}
-
 export type { BatchListener, EventListener } from './net/outbox.ts';
+export type { SimulatorUrls, StartOptions } from './simulator-options.ts';
 
 /** The exchange core (`reset()` puts a fresh one in; all read it here) and the history all cores share. */
 interface CoreRef {
@@ -60,10 +50,23 @@ interface CoreRef {
   readonly history: MarketHistory;
 }
 
+/**
+ * A running simulator (`startSimulator()`, the fixture's `sim`): its URLs, ports and credentials,
+ * the fault controls, the scripted market, the clock, `reset()`, stats and the journal.
+ * @example
+ * const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual' } } });
+ * sim.faults.rejectNextOrders(1);
+ * sim.advanceTime(60_000);
+ * console.log(sim.urls.http, sim.now(), sim.stats().orders);
+ * await sim.stop();
+ */
 export class Simulator {
+  /** Base URLs of both listeners: `http`, `https`, `ws`, `wss`. */
   readonly urls: SimulatorUrls;
   readonly ports: { readonly http: number; readonly https: number };
+  /** The account's API key and secret (the environment and the configuration decide them). */
   readonly credentials: { readonly apiKey: string; readonly apiSecret: string };
+  /** The fault controls: fixed calls and fault rules (docs/faults.md). */
   readonly faults: Faults;
   /** The scripted counterparty flow (docs/isolation-and-market.md): place, cancel, cancelAll, setMid. */
   readonly market: Market;
@@ -175,6 +178,7 @@ export class Simulator {
     });
   }
 
+  /** @internal startSimulator's work (src/start-simulator.ts). */
   static async start(options: StartOptions = {}): Promise<Simulator> {
     return Simulator.startResolved(loadConfig(options));
   }
@@ -342,6 +346,7 @@ export class Simulator {
     this.scheduler.changed();
   }
 
+  /** Closes every connection and both listeners; later calls return the same promise. */
   async stop(): Promise<void> {
     this.stopped ??= (async () => {
       this.driver?.stop();
@@ -390,8 +395,4 @@ export class Simulator {
  */
 function locate(path: string): string {
   return isAbsolute(path) ? path : packagePath(path);
-}
-
-export function startSimulator(options: StartOptions = {}): Promise<Simulator> {
-  return Simulator.start(options);
 }

@@ -1,5 +1,6 @@
-// Typed shapes of the simulator's REST / WS API results and stream events (the reference
-// exchange's fields, binance-facts §3, §5, §7). Decimals are strings; ids and times numbers.
+// Typed shapes of the simulator's REST / WS API parameters and results (the reference
+// exchange's fields, binance-facts §3). Decimals are strings; ids and times numbers. The stream
+// events are in ./event-types.ts.
 // The replies' types come from the server's own field lists (src/api/wire-types.ts), so the
 // client cannot describe a field the server does not write.
 
@@ -15,20 +16,43 @@ import type {
   OrderAckWire,
   OrderFullWire,
   OrderResultWire,
-  OrderStatus,
-  OrderType,
+  OrderStatus as WireOrderStatus,
+  OrderType as WireOrderType,
   OrderWire,
   RateLimitCountWire,
-  Side,
-  SymbolInfo,
-  TimeInForce,
+  Side as WireSide,
+  SymbolInfo as WireSymbolInfo,
+  TimeInForce as WireTimeInForce,
 } from '../api/wire-types.ts';
 
-export type { OrderStatus, OrderType, Side, TimeInForce };
+/** An order's status: NEW, PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, EXPIRED_IN_MATCH... @example const done = (o: Order): boolean => o.status === 'FILLED'; */
+export type OrderStatus = WireOrderStatus;
+/** An order type: LIMIT, LIMIT_MAKER and MARKET trade; the conditional types are refused with -1014. @example const type: OrderType = 'LIMIT_MAKER'; */
+export type OrderType = WireOrderType;
+/** BUY or SELL. @example const side: Side = 'SELL'; */
+export type Side = WireSide;
+/** How long a LIMIT order lives: GTC rests, IOC and FOK never rest (FOK fills completely or not at all). @example const tif: TimeInForce = 'IOC'; */
+export type TimeInForce = WireTimeInForce;
+/**
+ * A decimal parameter: a string as sent (`'0.001'`), or a number the client writes in plain
+ * decimal notation (1e-7 as `0.0000001`, never in exponent form, which the reference refuses).
+ * @example const quantity: Decimal = '0.001';
+ */
 export type Decimal = string | number;
 
+/**
+ * The kind of reply a placement gets: ACK (ids), RESULT (the order), FULL (the order and its fills).
+ * @example
+ * const ack = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001', newOrderRespType: 'ACK' });
+ */
 export type NewOrderRespType = 'ACK' | 'RESULT' | 'FULL';
 
+/**
+ * The parameters of a placement (POST /api/v3/order, `order.place`), as the reference names them.
+ * @example
+ * const params: NewOrderParams = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '59000' };
+ * const order = await client.rest.newOrder(params);
+ */
 export interface NewOrderParams {
   symbol: string;
   side: Side;
@@ -45,16 +69,34 @@ export interface NewOrderParams {
   recvWindow?: number;
 }
 
-/** The reply type a placement gets: its `newOrderRespType`, or the default of its `type`. */
+/**
+ * The reply type a placement gets: its `newOrderRespType`, or the default of its `type`.
+ * @example
+ * const kind: RespTypeOf<{ type: 'LIMIT_MAKER' }> = 'ACK';   // LIMIT and MARKET default to 'FULL'
+ */
 export type RespTypeOf<P extends { readonly type: OrderType; readonly newOrderRespType?: NewOrderRespType }> = P extends { readonly newOrderRespType: infer R }
   ? (undefined extends R ? DefaultRespType<P['type']> : never) | Exclude<R, undefined>
   : DefaultRespType<P['type']>;
 type DefaultRespType<T extends OrderType> = T extends 'LIMIT' | 'MARKET' ? 'FULL' : 'ACK';
-/** The reply of each `newOrderRespType` (a union of types gives the union of replies). */
+/**
+ * The reply of each `newOrderRespType` (a union of types gives the union of replies).
+ * @example
+ * const reply: OrderReplyOf<'RESULT'> = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.001', newOrderRespType: 'RESULT' });
+ */
 export type OrderReplyOf<R extends NewOrderRespType> = R extends 'ACK' ? OrderAck : R extends 'RESULT' ? OrderResult : OrderFull;
-/** What `newOrder` / `placeOrder` resolve to for these parameters. */
+/**
+ * What `newOrder` / `placeOrder` resolve to for these parameters.
+ * @example
+ * const full = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' });
+ * console.log(full.fills.length);   // NewOrderReply of a MARKET order without newOrderRespType: OrderFull
+ */
 export type NewOrderReply<P extends NewOrderParams> = OrderReplyOf<RespTypeOf<P>>;
 
+/**
+ * Which order a query, cancel or amend names: its symbol and `orderId` or `origClientOrderId`.
+ * @example
+ * const order = await client.rest.getOrder({ symbol: 'BTCUSDT', origClientOrderId: 'my-order-1' });
+ */
 export interface OrderRef {
   symbol: string;
   orderId?: number;
@@ -64,6 +106,8 @@ export interface OrderRef {
 /**
  * allOrders filters (docs/order-history.md): `orderId` gives the orders with ids >= it; a time window
  * (at most 24 h, by each order's last update) takes precedence over it; limit 1..1000, default 500.
+ * @example
+ * const recent = await client.rest.allOrders({ symbol: 'BTCUSDT', limit: 50 });
  */
 export interface AllOrdersParams {
   symbol: string;
@@ -73,25 +117,60 @@ export interface AllOrdersParams {
   limit?: number;
 }
 
+/**
+ * One fill of a FULL placement reply: price, quantity, commission and its asset, trade id.
+ * @example
+ * const { fills } = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' });
+ * const first: Fill | undefined = fills[0];
+ */
 export interface Fill extends FillWire {}
 
+/**
+ * An ACK placement reply: the symbol, ids and transaction time.
+ * @example
+ * const ack: OrderAck = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT_MAKER', quantity: '0.001', price: '50000' });
+ */
 export interface OrderAck extends OrderAckWire {}
 
-/** A RESULT reply (a FULL reply is an OrderFull: the same with `fills`). */
+/**
+ * A RESULT reply (a FULL reply is an OrderFull: the same with `fills`).
+ * @example
+ * const result: OrderResult = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '50000', newOrderRespType: 'RESULT' });
+ */
 export interface OrderResult extends OrderResultWire {
   /** Only in a FULL reply (narrow with `newOrderRespType` to get OrderFull). */
   fills?: OrderFullWire['fills'];
 }
 
-/** A FULL reply: RESULT plus the fills. */
+/**
+ * A FULL reply: RESULT plus the fills.
+ * @example
+ * const full: OrderFull = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.001' });
+ */
 export interface OrderFull extends OrderResultWire {
   fills: OrderFullWire['fills'];
 }
 
+/**
+ * An order as GET /api/v3/order, `openOrders` and `allOrders` show it: its parameters, status, filled quantities and times.
+ * @example
+ * const open: Order[] = await client.rest.openOrders({ symbol: 'BTCUSDT' });
+ */
 export interface Order extends OrderWire {}
 
+/**
+ * The reply to a cancel: the order as it ended (status CANCELED) and the cancel's client order id.
+ * @example
+ * const cancelled: CancelledOrder = await client.rest.cancelOrder({ symbol: 'BTCUSDT', orderId: 1 });
+ */
 export interface CancelledOrder extends CancelledWire {}
 
+/**
+ * The reply to cancelReplace: how each leg went and its reply (or its error).
+ * @example
+ * const result = await client.rest.cancelReplace({ symbol: 'BTCUSDT', cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: 1, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '58000' });
+ * if (result.newOrderResult === 'SUCCESS') console.log(result.newOrderResponse);
+ */
 export interface CancelReplaceResult {
   cancelResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
   newOrderResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
@@ -99,6 +178,12 @@ export interface CancelReplaceResult {
   newOrderResponse: OrderFull | OrderResult | OrderAck | { code: number; msg: string } | null;
 }
 
+/**
+ * The parameters of cancelReplace: the mode, the order to cancel, and the new order's parameters.
+ * @example
+ * const params: CancelReplaceParams = { symbol: 'BTCUSDT', cancelReplaceMode: 'ALLOW_FAILURE', cancelOrigClientOrderId: 'my-order-1', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '61000' };
+ * await client.rest.cancelReplace(params);
+ */
 export interface CancelReplaceParams extends NewOrderParams {
   cancelReplaceMode: 'STOP_ON_FAILURE' | 'ALLOW_FAILURE';
   cancelOrderId?: number;
@@ -106,19 +191,41 @@ export interface CancelReplaceParams extends NewOrderParams {
   cancelNewClientOrderId?: string;
 }
 
+/**
+ * The reply to `order/amend/keepPriority`: the amended order with its new quantity.
+ * @example
+ * const { amendedOrder }: AmendResult = await client.rest.amendKeepPriority({ symbol: 'BTCUSDT', orderId: 1, newQty: '0.0005' });
+ */
 export interface AmendResult {
   transactTime: number;
   executionId: number;
   amendedOrder: AmendedOrder;
 }
 
+/**
+ * The order after an amend: its new `origQty`, the same place in the queue.
+ * @example
+ * const order: AmendedOrder = (await client.rest.amendKeepPriority({ symbol: 'BTCUSDT', orderId: 1, newQty: '0.0005' })).amendedOrder;
+ */
 export interface AmendedOrder extends AmendedOrderWire {}
 
+/**
+ * The parameters of `order/amend/keepPriority`: the order and its new, lower quantity.
+ * @example
+ * const params: AmendParams = { symbol: 'BTCUSDT', orderId: 1, newQty: '0.0005' };
+ * await client.rest.amendKeepPriority(params);
+ */
 export interface AmendParams extends OrderRef {
   newQty: Decimal;
   newClientOrderId?: string;
 }
 
+/**
+ * The filters of myTrades: a symbol, and `orderId`, `fromId` or a time window (at most 24 h), `limit`.
+ * @example
+ * const params: MyTradesParams = { symbol: 'BTCUSDT', limit: 100 };
+ * const trades = await client.rest.myTrades(params);
+ */
 export interface MyTradesParams {
   symbol: string;
   orderId?: number;
@@ -128,7 +235,11 @@ export interface MyTradesParams {
   limit?: number;
 }
 
-/** Commission rates as `account.commission` / GET /api/v3/account/commission give them. */
+/**
+ * Commission rates as `account.commission` / GET /api/v3/account/commission give them.
+ * @example
+ * const { standardCommission }: { standardCommission: CommissionRates } = await client.rest.commission({ symbol: 'BTCUSDT' });
+ */
 export interface CommissionRates {
   maker: string;
   taker: string;
@@ -136,6 +247,11 @@ export interface CommissionRates {
   seller: string;
 }
 
+/**
+ * The fee-discount part of the commission replies: the simulator has no discount asset, so it is never enabled.
+ * @example
+ * const { discount }: { discount: CommissionDiscount } = await client.rest.commission({ symbol: 'BTCUSDT' });
+ */
 export interface CommissionDiscount {
   enabledForAccount: boolean;
   enabledForSymbol: boolean;
@@ -143,6 +259,12 @@ export interface CommissionDiscount {
   discount: string;
 }
 
+/**
+ * The account's commission rates for a symbol (GET /api/v3/account/commission, `account.commission`).
+ * @example
+ * const rates: AccountCommission = await client.rest.commission({ symbol: 'BTCUSDT' });
+ * console.log(rates.standardCommission.taker);   // '0.00040000' with the default 4 bps
+ */
 export interface AccountCommission {
   symbol: string;
   standardCommission: CommissionRates;
@@ -151,7 +273,11 @@ export interface AccountCommission {
   discount: CommissionDiscount;
 }
 
-/** `order.test` / POST /api/v3/order/test: `{}`, or the rates with `computeCommissionRates`. */
+/**
+ * `order.test` / POST /api/v3/order/test: `{}`, or the rates with `computeCommissionRates`.
+ * @example
+ * const rates = await client.rest.testOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001', computeCommissionRates: true });
+ */
 export type TestOrderResult =
   | Record<string, never>
   | {
@@ -161,7 +287,11 @@ export type TestOrderResult =
       discount: CommissionDiscount;
     };
 
-/** `session.logon` / `session.status` / `session.logout`. */
+/**
+ * `session.logon` / `session.status` / `session.logout`.
+ * @example
+ * const status: SessionStatus = await (await client.wsApi()).sessionStatus();
+ */
 export interface SessionStatus {
   apiKey: string | null;
   authorizedSince: number | null;
@@ -172,136 +302,59 @@ export interface SessionStatus {
   userDataStream: boolean;
 }
 
+/**
+ * One asset of the account: `free` and `locked`, decimal strings.
+ * @example
+ * const usdt: Balance | undefined = (await client.rest.account()).balances.find((b) => b.asset === 'USDT');
+ */
 export interface Balance extends BalanceWire {}
 
+/**
+ * The account (GET /api/v3/account, `account.status`): balances, commission rates, permissions.
+ * @example
+ * const account: Account = await client.rest.account({ omitZeroBalances: true });
+ */
 export interface Account extends AccountWire {}
 
+/**
+ * An order-book snapshot: `lastUpdateId` (to sync the depth stream) and the levels as [price, quantity] strings.
+ * @example
+ * const book: Depth = await client.rest.depth({ symbol: 'BTCUSDT', limit: 5 });
+ */
 export interface Depth {
   lastUpdateId: number;
   bids: [string, string][];
   asks: [string, string][];
 }
 
+/**
+ * The best bid and ask of a symbol (GET /api/v3/ticker/bookTicker, `ticker.book`).
+ * @example
+ * const touch: BookTicker = await client.rest.bookTicker({ symbol: 'BTCUSDT' });
+ */
 export interface BookTicker extends BookTickerWire {}
 
+/**
+ * One of the account's trades (myTrades): price, quantity, commission, maker or taker, its order.
+ * @example
+ * const [trade]: MyTrade[] = await client.rest.myTrades({ symbol: 'BTCUSDT', limit: 1 });
+ */
 export interface MyTrade extends MyTradeWire {}
 
+/**
+ * The exchange's rules: server time, rate limits and every symbol with its filters.
+ * @example
+ * const info: ExchangeInfo = await client.rest.exchangeInfo();
+ * console.log(info.rateLimits, info.symbols.map((s) => s.symbol));
+ */
 export interface ExchangeInfo extends ExchangeInfoWire {}
 
-export type { SymbolInfo };
-
-export interface RateLimitCount extends RateLimitCountWire {}
-
-import type { MarketDataEvent, MarketDataEventOf } from './market-types.ts';
-
-// ------------------------------------------------------------------ stream events
-
-export interface DepthUpdateEvent {
-  e: 'depthUpdate';
-  E: number;
-  s: string;
-  U: number;
-  u: number;
-  b: [string, string][];
-  a: [string, string][];
-}
-
-export interface TradeEvent {
-  e: 'trade';
-  E: number;
-  s: string;
-  t: number;
-  p: string;
-  q: string;
-  T: number;
-  m: boolean;
-  M: boolean;
-}
-
-export interface BookTickerEvent {
-  u: number;
-  s: string;
-  b: string;
-  B: string;
-  a: string;
-  A: string;
-}
-
-export interface ExecutionReportEvent {
-  e: 'executionReport';
-  E: number;
-  s: string;
-  c: string;
-  S: Side;
-  o: OrderType;
-  f: TimeInForce;
-  q: string;
-  p: string;
-  C: string;
-  x: 'NEW' | 'CANCELED' | 'REPLACED' | 'REJECTED' | 'TRADE' | 'EXPIRED' | 'TRADE_PREVENTION';
-  X: OrderStatus;
-  r: string;
-  i: number;
-  l: string;
-  z: string;
-  L: string;
-  n: string;
-  N: string | null;
-  T: number;
-  t: number;
-  I: number;
-  w: boolean;
-  m: boolean;
-  O: number;
-  Z: string;
-  Y: string;
-  W?: number;
-  V: string;
-  /** Stop price, iceberg quantity, order list id and quote order quantity: not used by the simulator ("0..." / -1). */
-  P: string;
-  F: string;
-  g: number;
-  Q: string;
-  /** The TRADE_PREVENTION report's fields (self-trade prevention, as the reference's user-data-stream.md shows them): trade group, counter order, prevented quantities, counter symbol. */
-  u?: number;
-  U?: number;
-  A?: string;
-  B?: string;
-  Cs?: string;
-  /** Expiry reason, when the order expired for one. */
-  eR?: string;
-}
-
-export interface AccountPositionEvent {
-  e: 'outboundAccountPosition';
-  E: number;
-  u: number;
-  B: { a: string; f: string; l: string }[];
-}
-
-export interface ListenKeyExpiredEvent {
-  e: 'listenKeyExpired';
-  E: number;
-  listenKey: string;
-}
-
-export interface StreamTerminatedEvent {
-  e: 'eventStreamTerminated';
-  E: number;
-}
-
-export type UserEvent = ExecutionReportEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
-/** Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in market-types.ts. */
-export type MarketEvent = DepthUpdateEvent | TradeEvent | BookTickerEvent | MarketDataEvent;
+/** One symbol of `exchangeInfo`: its assets, status, order types, precisions and filters (PRICE_FILTER, LOT_SIZE, NOTIONAL...). @example const [btc]: SymbolInfo[] = (await client.rest.exchangeInfo({ symbol: 'BTCUSDT' })).symbols; */
+export interface SymbolInfo extends WireSymbolInfo {}
 
 /**
- * The payload type of a market stream by its name (`btcusdt@trade` -> TradeEvent); `unknown`
- * for a name this client does not describe.
+ * One rate limit and how much of it is used (GET /api/v3/rateLimit/order, the WS API's `rateLimits`).
+ * @example
+ * const counts: RateLimitCount[] = await client.rest.orderRateLimit();
  */
-export type StreamEventOf<N extends string> = N extends `${string}@trade`
-  ? TradeEvent
-  : N extends `${string}@bookTicker`
-    ? BookTickerEvent
-    : N extends `${string}@depth` | `${string}@depth@${number}ms`
-      ? DepthUpdateEvent
-      : MarketDataEventOf<N>;
+export interface RateLimitCount extends RateLimitCountWire {}

@@ -132,6 +132,12 @@ export interface SimSection {
   readonly symbols: Readonly<Record<string, SymbolOverrides>>;
 }
 
+/**
+ * A resolved, frozen configuration (`sim.config`, `loadConfig()`): every key of the TOML file with its value or default, and the active instruments.
+ * @example
+ * const { seed, port, limits } = sim.config.sim;
+ * console.log(seed, port, limits.weight_per_minute, sim.config.instruments.length);
+ */
 export interface Config {
   readonly engine: { readonly net_backend: NetBackend };
   readonly sim: SimSection;
@@ -157,5 +163,8 @@ type LooseTree<T> = T extends readonly (infer U)[]
  * The programmatic input of `startSimulator` and the fixture: the same tree as the TOML,
  * deep-merged over the defaults (arrays such as `instruments` replace). Instruments may omit
  * `enabled` and `venue`.
+ * @example
+ * const input: SimConfigInput = { sim: { seed: 42, generator: { enabled: false }, account: { balances: { USDT: '1000' } } } };
+ * const sim = await startSimulator({ config: input });
  */
 export type SimConfigInput = LooseTree<DeepPartial<Config>>;

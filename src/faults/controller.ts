@@ -42,7 +42,13 @@ interface TimedFault {
   readonly fire: () => void;
 }
 
-/** How often each fault was invoked or took effect (part of `sim.stats()`). */
+/**
+ * How often each fault was invoked or took effect (part of `sim.stats()`).
+ * @example
+ * sim.faults.rejectNextOrders(2);
+ * const counters: FaultCounters = sim.faults.counters();
+ * console.log(counters.rejectedOrders);
+ */
 export interface FaultCounters {
   droppedMarketDataConnections: number;
   droppedWsApiConnections: number;
@@ -60,10 +66,19 @@ export interface FaultCounters {
   malformedFramesSent: number;
 }
 
+/**
+ * The fault controls of a simulator (`sim.faults`; the fixture's `faults` records each call as a report step): fixed calls such as `rejectNextOrders(k)` or `dropMarketDataConnections()`, and fault rules on any endpoint (`use`). Every call acts at once; a bad argument throws before anything changes.
+ * @example
+ * sim.faults.rejectNextOrders(1);   // the next placement answers -2010
+ * const rule = sim.faults.use({ on: 'order.cancel', transport: 'ws-api', action: { error: -2011 } });
+ * console.log(rule.hits, sim.faults.rules().length);
+ * sim.faults.clear();
+ */
 export class Faults {
   private timed: TimedFault[] = [];
   private readonly counts = { droppedMarketDataConnections: 0, droppedWsApiConnections: 0, skippedDepthUpdates: 0, expiredListenKeys: 0, forcedFills: 0, malformedFramesSent: 0, restRequestsSwallowed: 0 };
 
+  /** @internal Made by the simulator (`sim.faults`). */
   constructor(private readonly host: FaultHost) {}
 
   private get state(): FaultRules {
@@ -265,7 +280,7 @@ export class Faults {
 
   // ------------------------------------------------------------------ timed settings
 
-  /** Arms the `[sim.faults]` settings, the `*_after_s` ones relative to `startMs`. */
+  /** @internal Arms the `[sim.faults]` settings, the `*_after_s` ones relative to `startMs` (the simulator calls it). */
   schedule(config: FaultsConfig, startMs: number): void {
     const at = (seconds: number, fire: () => void) => {
       if (seconds > 0) this.timed.push({ atMs: startMs + Math.round(seconds * 1000), fire });
@@ -289,7 +304,7 @@ export class Faults {
     return this.timed.length > 0 ? this.timed[0]!.atMs : Infinity;
   }
 
-  /** Fires the timed faults that are due (called by the scheduler). */
+  /** @internal Fires the timed faults that are due (called by the scheduler). */
   tick(now: number): void {
     while (this.timed.length > 0 && this.timed[0]!.atMs <= now) this.timed.shift()!.fire();
   }
