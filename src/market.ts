@@ -44,7 +44,9 @@ export interface MarketHost {
 }
 
 /**
- * The scripted counterparty flow (`sim.market`; the fixture's `market` records each call as a report step): orders of another trader that go through the generator's own path into the book, so your orders trade with them and the streams show them.
+ * The scripted counterparty flow (`sim.market`; the fixture's `market` records each call as a
+ * report step): orders of another trader that go through the generator's own path into the book, so
+ * your orders trade with them and the streams show them.
  * @example
  * const ask = sim.market.place({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60010', quantity: '0.5' });
  * sim.market.setMid('BTCUSDT', '61000');

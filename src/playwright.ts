@@ -9,7 +9,8 @@
 import { packagePath, RUNNING_FROM_BUNDLE } from './package-root.ts';
 
 /**
- * Options of `spotSimWebServer`: the shared simulator's ports, configuration file and further flags, reuse and start timeout.
+ * Options of `spotSimWebServer`: the shared simulator's ports, configuration file and further
+ * flags, reuse and start timeout.
  * @example
  * const options: SpotSimWebServerOptions = { port: 19080, tlsPort: 19443, configFile: 'sim.toml', args: ['--seed', '42'] };
  * const server = spotSimWebServer(options);

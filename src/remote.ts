@@ -19,7 +19,8 @@ import { MARKET_ARGUMENTS } from './net/control-routes.ts';
 import type { Simulator, SimulatorUrls } from './simulator.ts';
 
 /**
- * Options of `connectSimulator`: other credentials for its client, the server's control token, the timeout of each call.
+ * Options of `connectSimulator`: other credentials for its client, the server's control token, the
+ * timeout of each call.
  * @example
  * const remote = await connectSimulator('http://127.0.0.1:9080', { controlToken: process.env.SPOT_SIM_TOKEN, timeoutMs: 5_000 });
  */

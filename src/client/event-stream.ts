@@ -20,7 +20,8 @@ export interface WaitOptions {
 
 type EventNameOf<T> = T extends { readonly e: infer K extends string } ? K : never;
 /**
- * The `e` values of an event union (`'executionReport' | 'outboundAccountPosition' | ...`); any string for untagged streams.
+ * The `e` values of an event union (`'executionReport' | 'outboundAccountPosition' | ...`); any
+ * string for untagged streams.
  * @example
  * const name: EventName<UserEvent> = 'outboundAccountPosition';
  */
@@ -46,7 +47,10 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 const MAX_KEPT = 10_000;
 
 /**
- * Events a test can await: every event received is kept (the newest 10,000), `next()` waits for the next one that matches, `last()` reads the newest, and the stream is async-iterable. A wait rejects with SpotSimTimeoutError after its timeout or StreamClosedError when the connection closes.
+ * Events a test can await: every event received is kept (the newest 10,000), `next()` waits for the
+ * next one that matches, `last()` reads the newest, and the stream is async-iterable. A wait
+ * rejects with SpotSimTimeoutError after its timeout or StreamClosedError when the connection
+ * closes.
  * @example
  * const user = await client.userData();
  * await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' });

@@ -6,7 +6,8 @@ import type { MarketDataEvent, MarketDataEventOf } from './market-types.ts';
 import type { OrderStatus, OrderType, Side, TimeInForce } from '../api/wire-types.ts';
 
 /**
- * A `<symbol>@depth` diff: the update ids `U`..`u` it covers and the changed levels (quantity "0" removes one).
+ * A `<symbol>@depth` diff: the update ids `U`..`u` it covers and the changed levels (quantity "0"
+ * removes one).
  * @example
  * const stream = await client.streams('btcusdt@depth');
  * const diff: DepthUpdateEvent = await stream.nextOf('btcusdt@depth');
@@ -55,7 +56,8 @@ export interface BookTickerEvent {
 }
 
 /**
- * The user-data event of every order change: `x` what happened (NEW, TRADE, CANCELED...), `X` the status after it, `l`/`L` the last fill.
+ * The user-data event of every order change: `x` what happened (NEW, TRADE, CANCELED...), `X` the
+ * status after it, `l`/`L` the last fill.
  * @example
  * const user = await client.userData();
  * const report: ExecutionReportEvent = await user.next('executionReport');
@@ -119,7 +121,8 @@ export interface AccountPositionEvent {
 }
 
 /**
- * The last event of a legacy `/ws/<listenKey>` stream whose key expired (`sim.faults.expireListenKeys()`).
+ * The last event of a legacy `/ws/<listenKey>` stream whose key expired
+ * (`sim.faults.expireListenKeys()`).
  * @example
  * import WebSocket from 'ws';
  * const { listenKey } = await client.rest.startUserDataStream();
@@ -157,7 +160,8 @@ export interface StreamTerminatedEvent {
  */
 export type UserEvent = ExecutionReportEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
 /**
- * Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in market-types.ts.
+ * Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in
+ * market-types.ts.
  * @example
  * const stream = await client.streams('btcusdt@trade', 'btcusdt@depth');
  * const { data }: { data: MarketEvent } = await stream.next();

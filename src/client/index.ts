@@ -33,7 +33,8 @@ export interface ClientEndpoint extends ClientCredentials {
 }
 
 /**
- * Options of a SpotSimClient: TLS, the timestamp source of signed requests, the request timeout, a wrapper of each request.
+ * Options of a SpotSimClient: TLS, the timestamp source of signed requests, the request timeout, a
+ * wrapper of each request.
  * @example
  * const client = new SpotSimClient(sim, { timeoutMs: 2_000, now: () => sim.now() });
  */

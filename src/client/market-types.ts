@@ -19,7 +19,8 @@ export type KlineIntervalName = '1s' | '1m' | '3m' | '5m' | '15m' | '30m' | '1h'
 export type Kline = [number, string, string, string, string, string, number, string, number, string, string, string];
 
 /**
- * The parameters of klines and uiKlines: symbol, interval, an optional time window (ms or µs), time zone and limit.
+ * The parameters of klines and uiKlines: symbol, interval, an optional time window (ms or µs), time
+ * zone and limit.
  * @example
  * const params: KlineParams = { symbol: 'BTCUSDT', interval: '1h', timeZone: '+08:00', limit: 24 };
  * const candles = await client.rest.klines(params);
@@ -149,7 +150,8 @@ export interface AggTradeEvent extends AggTrade {
 }
 
 /**
- * A `<symbol>@kline_<interval>` push: the open candle (`k.x` false), or its final push when it closes (`k.x` true).
+ * A `<symbol>@kline_<interval>` push: the open candle (`k.x` false), or its final push when it
+ * closes (`k.x` true).
  * @example
  * const stream = await client.streams('btcusdt@kline_1m');
  * const closed: KlineEvent = await stream.nextOf('btcusdt@kline_1m', (e) => e.k.x);
@@ -181,7 +183,8 @@ export interface KlineEvent {
 }
 
 /**
- * A `<symbol>@miniTicker` push (and each item of `!miniTicker@arr`): 24-hour open, high, low, close and volumes.
+ * A `<symbol>@miniTicker` push (and each item of `!miniTicker@arr`): 24-hour open, high, low, close
+ * and volumes.
  * @example
  * const stream = await client.streams('btcusdt@miniTicker');
  * const mini: MiniTickerEvent = await stream.nextOf('btcusdt@miniTicker');
@@ -284,7 +287,8 @@ export interface PartialDepthEvent {
 }
 
 /**
- * Every payload of the market-data streams beyond depth diffs, trades and bookTicker (klines, tickers, aggregate trades, avgPrice, partial depth).
+ * Every payload of the market-data streams beyond depth diffs, trades and bookTicker (klines,
+ * tickers, aggregate trades, avgPrice, partial depth).
  * @example
  * const stream = await client.streams('btcusdt@kline_1m', 'btcusdt@avgPrice');
  * const { data }: { data: MarketDataEvent } = await stream.next();

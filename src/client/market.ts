@@ -33,7 +33,8 @@ export type StreamMessageOf<N extends string> = N extends unknown ? StreamMessag
 type KindOf<N extends string> = N extends `${string}@${infer K}` ? K : never;
 type EventTypeOf<M> = M extends { readonly data: { readonly e: infer E extends string } } ? E : never;
 /**
- * What `next()`/`last()` of a stream over `N` accept as a name: a stream name, an event type, a stream kind.
+ * What `next()`/`last()` of a stream over `N` accept as a name: a stream name, an event type, a
+ * stream kind.
  * @example
  * const names: StreamMatchName<'btcusdt@trade'>[] = ['btcusdt@trade', 'trade'];
  */
@@ -51,7 +52,9 @@ export type MessageNamed<N extends string, K extends string> = string extends N
 // The default `any` lets a stream of any names be passed where `MarketStream` (names unspecified) is expected.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 /**
- * Market-data streams on one combined connection (`client.streams(...names)`), typed by name: `next()` and `last()` take a stream name, an event type or a stream kind; `nextOf()` gives one stream's payloads.
+ * Market-data streams on one combined connection (`client.streams(...names)`), typed by name:
+ * `next()` and `last()` take a stream name, an event type or a stream kind; `nextOf()` gives one
+ * stream's payloads.
  * @example
  * const stream = await client.streams('btcusdt@trade', 'btcusdt@bookTicker');
  * const trade = await stream.nextOf('btcusdt@trade');

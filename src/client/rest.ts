@@ -33,7 +33,8 @@ import type {
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 /**
- * The account's API key and secret a client signs with (a simulator's `credentials`), and an Ed25519 account's private key.
+ * The account's API key and secret a client signs with (a simulator's `credentials`), and an
+ * Ed25519 account's private key.
  * @example
  * const client = new SpotSimClient({ baseUrl: 'http://127.0.0.1:9080', ...sim.credentials });
  */
@@ -74,7 +75,8 @@ const ROUTES: ReadonlyMap<string, { readonly method: HttpMethod; readonly path: 
 );
 
 /**
- * A request `client.rest.request()` sends exactly as given: method, path with its query string, headers, body.
+ * A request `client.rest.request()` sends exactly as given: method, path with its query string,
+ * headers, body.
  * @example
  * const req: RawRestRequest = { method: 'GET', path: '/api/v3/depth?symbol=BTCUSDT&limit=abc' };
  * const { status, body } = await client.rest.request(req);   // 400, the reference's -1100
@@ -88,7 +90,8 @@ export interface RawRestRequest {
 }
 
 /**
- * What `client.rest.request()` resolves to, whatever the status: status, headers (lowercase names) and the parsed body.
+ * What `client.rest.request()` resolves to, whatever the status: status, headers (lowercase names)
+ * and the parsed body.
  * @example
  * const res: RestResponse<{ code: number; msg: string }> = await client.rest.request({ method: 'GET', path: '/api/v3/order?symbol=BTCUSDT' });
  * console.log(res.status, res.body.code);
@@ -100,7 +103,8 @@ export interface RestResponse<T = unknown> {
 }
 
 /**
- * The typed REST client (`client.rest`): one method per REST endpoint, signed with the simulator's credentials; a refusal throws a SpotSimError.
+ * The typed REST client (`client.rest`): one method per REST endpoint, signed with the simulator's
+ * credentials; a refusal throws a SpotSimError.
  * @example
  * const book = await client.rest.depth({ symbol: 'BTCUSDT', limit: 5 });
  * const order = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: book.bids[0]?.[0] ?? '59000' });

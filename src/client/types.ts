@@ -152,7 +152,8 @@ export interface OrderFull extends OrderResultWire {
 }
 
 /**
- * An order as GET /api/v3/order, `openOrders` and `allOrders` show it: its parameters, status, filled quantities and times.
+ * An order as GET /api/v3/order, `openOrders` and `allOrders` show it: its parameters, status,
+ * filled quantities and times.
  * @example
  * const open: Order[] = await client.rest.openOrders({ symbol: 'BTCUSDT' });
  */
@@ -248,7 +249,8 @@ export interface CommissionRates {
 }
 
 /**
- * The fee-discount part of the commission replies: the simulator has no discount asset, so it is never enabled.
+ * The fee-discount part of the commission replies: the simulator has no discount asset, so it is
+ * never enabled.
  * @example
  * const { discount }: { discount: CommissionDiscount } = await client.rest.commission({ symbol: 'BTCUSDT' });
  */
@@ -317,7 +319,8 @@ export interface Balance extends BalanceWire {}
 export interface Account extends AccountWire {}
 
 /**
- * An order-book snapshot: `lastUpdateId` (to sync the depth stream) and the levels as [price, quantity] strings.
+ * An order-book snapshot: `lastUpdateId` (to sync the depth stream) and the levels as [price,
+ * quantity] strings.
  * @example
  * const book: Depth = await client.rest.depth({ symbol: 'BTCUSDT', limit: 5 });
  */

@@ -26,7 +26,8 @@ export interface WsApiOptions {
 }
 
 /**
- * A whole WS API response frame (`send()`): the request's id, the status, `result` or `error`, and `rateLimits`.
+ * A whole WS API response frame (`send()`): the request's id, the status, `result` or `error`, and
+ * `rateLimits`.
  * @example
  * const api = await client.wsApi();
  * const res: WsApiResponse = await api.send('ticker.price', { symbol: 'BTCUSDT' });
@@ -41,7 +42,8 @@ export interface WsApiResponse<T = unknown> {
 }
 
 /**
- * The `params` of a WS API request: strings, numbers (written in plain decimal), booleans, arrays of strings.
+ * The `params` of a WS API request: strings, numbers (written in plain decimal), booleans, arrays
+ * of strings.
  * @example
  * const params: WsApiParams = { symbol: 'BTCUSDT', limit: 5 };
  * const book = await (await client.wsApi()).call('depth', params);

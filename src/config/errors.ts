@@ -19,7 +19,8 @@ export function formatProblem(problem: ConfigProblem): string {
 }
 
 /**
- * A configuration with problems (an unknown key, a wrong type, an impossible value): every problem at once, each with its key path (`problems`); the command line exits 2 with it.
+ * A configuration with problems (an unknown key, a wrong type, an impossible value): every problem
+ * at once, each with its key path (`problems`); the command line exits 2 with it.
  * @example
  * try {
  *   await startSimulator({ config: { sim: { seed: -1 } } });

@@ -54,7 +54,9 @@ export function loadConfigFile(path: string): Config {
 }
 
 /**
- * The resolved configuration the simulator would start with: a TOML file (`configFile`, relative paths in it against its folder) and/or a tree (`config`) deep-merged over it, over the defaults. Throws one ConfigError listing every problem.
+ * The resolved configuration the simulator would start with: a TOML file (`configFile`, relative
+ * paths in it against its folder) and/or a tree (`config`) deep-merged over it, over the defaults.
+ * Throws one ConfigError listing every problem.
  * @example
  * const config = loadConfig({ configFile: 'sim.toml', config: { sim: { seed: 42 } } });
  * console.log(config.sim.seed, config.instruments.map((i) => i.symbol));

@@ -133,7 +133,8 @@ export interface SimSection {
 }
 
 /**
- * A resolved, frozen configuration (`sim.config`, `loadConfig()`): every key of the TOML file with its value or default, and the active instruments.
+ * A resolved, frozen configuration (`sim.config`, `loadConfig()`): every key of the TOML file with
+ * its value or default, and the active instruments.
  * @example
  * const { seed, port, limits } = sim.config.sim;
  * console.log(seed, port, limits.weight_per_minute, sim.config.instruments.length);

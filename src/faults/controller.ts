@@ -67,7 +67,10 @@ export interface FaultCounters {
 }
 
 /**
- * The fault controls of a simulator (`sim.faults`; the fixture's `faults` records each call as a report step): fixed calls such as `rejectNextOrders(k)` or `dropMarketDataConnections()`, and fault rules on any endpoint (`use`). Every call acts at once; a bad argument throws before anything changes.
+ * The fault controls of a simulator (`sim.faults`; the fixture's `faults` records each call as a
+ * report step): fixed calls such as `rejectNextOrders(k)` or `dropMarketDataConnections()`, and
+ * fault rules on any endpoint (`use`). Every call acts at once; a bad argument throws before
+ * anything changes.
  * @example
  * sim.faults.rejectNextOrders(1);   // the next placement answers -2010
  * const rule = sim.faults.use({ on: 'order.cancel', transport: 'ws-api', action: { error: -2011 } });

@@ -13,7 +13,8 @@ export interface ListenerPair {
 }
 
 /**
- * A listener could not open: its port is already in use, or the address cannot be bound (the message names the port and host).
+ * A listener could not open: its port is already in use, or the address cannot be bound (the
+ * message names the port and host).
  * @example
  * try {
  *   await startSimulator({ config: { sim: { port: 9080 } } });
