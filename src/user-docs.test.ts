@@ -6,7 +6,7 @@
 // docs/ or the reference exchange's own document. Source comments for contributors may cite them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { controlOpenApi } from './net/control-openapi.ts';
 
@@ -55,6 +55,24 @@ test('every code fence of README.md and docs/ is closed', () => {
   const found = [join(ROOT, 'README.md'), ...markdownUnder(join(ROOT, 'docs'))].flatMap((file) => unclosedFences(relative(ROOT, file), readFileSync(file, 'utf8')));
   assert.deepEqual(found, [], `a fence opened here is never closed:\n${found.join('\n')}`);
   assert.deepEqual(unclosedFences('x', '```sh\ncurl x\n\n## Configuration\n'), ['x:1']);
+});
+
+/** The relative link targets of a Markdown text (file part, without the #anchor). */
+export function relativeLinks(text: string): string[] {
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t) && !t.startsWith('#')).map((t) => t.split('#')[0]!);
+}
+
+test('docs/README.md links every page of docs/, and every relative link of README.md and docs/ leads to a file', () => {
+  const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8');
+  const linked = new Set(relativeLinks(index).map((t) => relative(ROOT, resolve(ROOT, 'docs', t))));
+  const pages = markdownUnder(join(ROOT, 'docs')).map((f) => relative(ROOT, f)).filter((f) => f !== 'docs/README.md');
+  assert.deepEqual(pages.filter((p) => !linked.has(p)), [], 'pages docs/README.md does not list');
+  const broken = [join(ROOT, 'README.md'), ...markdownUnder(join(ROOT, 'docs'))].flatMap((file) =>
+    relativeLinks(readFileSync(file, 'utf8'))
+      .filter((target) => !existsSync(resolve(dirname(file), target)))
+      .map((target) => `${relative(ROOT, file)} -> ${target}`),
+  );
+  assert.deepEqual(broken, [], 'links to files that do not exist');
 });
 
 test('the check finds each kind of citation and passes a Playwright spec file', () => {
