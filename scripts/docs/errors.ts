@@ -67,7 +67,7 @@ export function errorsReference(notes: Readonly<Record<string, string>> = ERROR_
     'sends any other. The fixed fault calls listed here (also `[sim.faults]` keys of the',
     'configuration) inject their rows ([faults](faults.md)). Not on this page: the control API\'s',
     'errors ([control-api.md](control-api.md)) and the replies to `SUBSCRIBE` and other control',
-    'frames on market-data streams ([websockets.md](websockets.md)).',
+    'frames on market-data streams ([websockets.md](websockets.md), [input-limits.md](input-limits.md#market-data-control-frames)).',
     '',
     codes.map((c) => `[${c}](#${String(c)})`).join(' · '),
     '',
