@@ -1,7 +1,9 @@
 // The public surface (API.md section 3): start a simulator, load a configuration, and the types
 // a caller needs. The fixture and users import only this.
 
-export { startSimulator, Simulator, type StartOptions, type SimulatorUrls } from './simulator.ts';
+export { Simulator } from './simulator.ts';
+export { startSimulator } from './start-simulator.ts';
+export type { StartOptions, SimulatorUrls } from './simulator-options.ts';
 export { loadConfig, resolveConfig, ConfigError } from './config/index.ts';
 export type { Config, SimConfigInput } from './config/types.ts';
 import { deepMerge } from './config/merge.ts';

@@ -5,6 +5,12 @@
 import { RawJson } from './api/raw-json.ts';
 import type { CoreEvent } from './core/types.ts';
 
+/**
+ * One entry of the simulator's recent journal (`sim.recentJournal()`; the fixture attaches it to a
+ * failed test): a reply or an event, with its server time.
+ * @example
+ * for (const entry of sim.recentJournal().slice(-5)) console.log(entry.time, entry.kind, entry.what, entry.status ?? '', entry.detail);
+ */
 export interface JournalEntry {
   /** Server time (ms). */
   readonly time: number;

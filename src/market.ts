@@ -13,6 +13,9 @@ import type { CoreEvent } from './core/types.ts';
 /**
  * A scripted counterparty order, as an account order's parameters: decimal strings, or numbers
  * taken in plain decimal notation (`0.0000001` for 1e-7).
+ * @example
+ * const order: ScriptedOrder = { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60010', quantity: '0.5' };
+ * const id = sim.market.place(order);
  */
 export interface ScriptedOrder {
   readonly symbol: string;
@@ -40,7 +43,17 @@ export interface MarketHost {
   publish(events: CoreEvent[]): void;
 }
 
+/**
+ * The scripted counterparty flow (`sim.market`; the fixture's `market` records each call as a
+ * report step): orders of another trader that go through the generator's own path into the book, so
+ * your orders trade with them and the streams show them.
+ * @example
+ * const ask = sim.market.place({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60010', quantity: '0.5' });
+ * sim.market.setMid('BTCUSDT', '61000');
+ * sim.market.cancel('BTCUSDT', ask);
+ */
 export class Market {
+  /** @internal Made by the simulator (`sim.market`). */
   constructor(private readonly host: MarketHost) {}
 
   /**

@@ -8,6 +8,13 @@
 // test), and does nothing at import time.
 import { packagePath, RUNNING_FROM_BUNDLE } from './package-root.ts';
 
+/**
+ * Options of `spotSimWebServer`: the shared simulator's ports, configuration file and further
+ * flags, reuse and start timeout.
+ * @example
+ * const options: SpotSimWebServerOptions = { port: 19080, tlsPort: 19443, configFile: 'sim.toml', args: ['--seed', '42'] };
+ * const server = spotSimWebServer(options);
+ */
 export interface SpotSimWebServerOptions {
   /** Plain HTTP/WS port of the shared simulator (`--port`). Default 9080. */
   readonly port?: number;
@@ -15,7 +22,7 @@ export interface SpotSimWebServerOptions {
   readonly tlsPort?: number;
   /** A TOML configuration (`--config`); relative to the Playwright config's directory. */
   readonly configFile?: string;
-  /** Further command-line flags of `spot-sim` (API.md section 1), e.g. `['--seed', '42']`. */
+  /** Further command-line flags of `spot-sim` (docs/running.md), e.g. `['--seed', '42']`. */
   readonly args?: readonly string[];
   /** Reuse a simulator already listening on `port` (default: yes, except when `CI` is set). */
   readonly reuseExistingServer?: boolean;
@@ -23,7 +30,12 @@ export interface SpotSimWebServerOptions {
   readonly timeout?: number;
 }
 
-/** The shape of one entry of Playwright's `webServer` config (structurally `TestConfigWebServer`). */
+/**
+ * The shape of one entry of Playwright's `webServer` config (structurally `TestConfigWebServer`).
+ * @example
+ * const entry: SpotSimWebServer = spotSimWebServer({ port: 9080 });
+ * console.log(entry.command, entry.url);   // the bin with its flags, http://127.0.0.1:9080/api/v3/ping
+ */
 export interface SpotSimWebServer {
   /** The shell command that runs the standalone server (the package's `spot-sim` bin). */
   command: string;
@@ -31,7 +43,7 @@ export interface SpotSimWebServer {
   url: string;
   reuseExistingServer: boolean;
   timeout: number;
-  /** SIGTERM: the server closes its listeners and connections and exits 0 (API.md section 1). */
+  /** SIGTERM: the server closes its listeners and connections and exits 0. */
   gracefulShutdown: { signal: 'SIGTERM'; timeout: number };
   name: string;
   stdout: 'pipe';
@@ -40,12 +52,10 @@ export interface SpotSimWebServer {
 
 /**
  * A `webServer` entry that starts one shared spot-sim before the workers and stops it after them.
- *
- * ```ts
+ * @example
  * import { defineConfig } from '@playwright/test';
  * import { spotSimWebServer } from 'spot-sim/playwright';
  * export default defineConfig({ webServer: [spotSimWebServer({ port: 9080 })] });
- * ```
  */
 export function spotSimWebServer(options: SpotSimWebServerOptions = {}): SpotSimWebServer {
   const port = portOption('port', options.port ?? 9080);

@@ -20,6 +20,12 @@ import type { ScriptedOrder } from './market.ts';
 import { MARKET_ARGUMENTS } from './net/control-routes.ts';
 import type { Simulator, SimulatorUrls } from './simulator.ts';
 
+/**
+ * Options of `connectSimulator`: other credentials for its client, the server's control token, the
+ * timeout of each call.
+ * @example
+ * const remote = await connectSimulator('http://127.0.0.1:9080', { controlToken: process.env.SPOT_SIM_TOKEN, timeoutMs: 5_000 });
+ */
 export interface ConnectOptions {
   /** The API key the client signs with (default: the server's, from GET /sim/v1/credentials). */
   readonly apiKey?: string;
@@ -30,7 +36,14 @@ export interface ConnectOptions {
   readonly timeoutMs?: number;
 }
 
-/** A fault rule of a remote server: `await rule.hits` and `await rule.remove()` as in-process. */
+/**
+ * A fault rule of a remote server: `await rule.hits` and `await rule.remove()` as in-process.
+ * @example
+ * const remote = await connectSimulator('http://127.0.0.1:9080');
+ * const rule: RemoteFaultRuleHandle = await remote.faults.use({ on: 'order.place', action: { error: -2010 } });
+ * console.log(await rule.hits);
+ * await rule.remove();
+ */
 export interface RemoteFaultRuleHandle {
   readonly id: number;
   /** Read from the server on each access. */
@@ -40,7 +53,13 @@ export interface RemoteFaultRuleHandle {
 
 type Promised<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
 
-/** `sim.faults` of a remote server: every fault call and the rule calls, each a Promise. */
+/**
+ * `sim.faults` of a remote server: every fault call and the rule calls, each a Promise.
+ * @example
+ * const remote = await connectSimulator('http://127.0.0.1:9080');
+ * const faults: RemoteFaults = remote.faults;
+ * await faults.rateLimitNextRequests(3);
+ */
 export type RemoteFaults = { readonly [K in FaultMethodName]: Promised<Faults[K]> } & {
   use(rule: FaultRule): Promise<RemoteFaultRuleHandle>;
   rules(): Promise<FaultRuleView[]>;
@@ -50,7 +69,13 @@ export type RemoteFaults = { readonly [K in FaultMethodName]: Promised<Faults[K]
   removeRules(): Promise<number>;
 };
 
-/** `sim.market` of a remote server. */
+/**
+ * `sim.market` of a remote server.
+ * @example
+ * const remote = await connectSimulator('http://127.0.0.1:9080');
+ * const id = await remote.market.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '59990', quantity: '0.2' });
+ * await remote.market.cancel('BTCUSDT', id);
+ */
 export interface RemoteMarket {
   place(order: ScriptedOrder): Promise<number>;
   cancel(symbol: string, id: number): Promise<boolean>;
@@ -58,7 +83,14 @@ export interface RemoteMarket {
   setMid(symbol: string, price: string): Promise<void>;
 }
 
-/** A running server driven over its control API, with the in-process handle's names. */
+/**
+ * A running server driven over its control API, with the in-process handle's names.
+ * @example
+ * const remote: RemoteSimulator = await connectSimulator('http://127.0.0.1:9080');
+ * await remote.reset();
+ * console.log((await remote.stats()).orders);
+ * await remote.close();
+ */
 export interface RemoteSimulator {
   /** A typed client of the server (REST, WS API, streams, user data), signed with the credentials. */
   readonly client: SpotSimClient;
@@ -217,7 +249,7 @@ function checkArguments(url: unknown, options: unknown): { base: string; options
  * @example
  * const sim = await connectSimulator('http://127.0.0.1:9080');
  * await sim.faults.rejectNextOrders(1);
- * await sim.client.rest.newOrder({ ... });   // refused with -2010
+ * await sim.client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' });   // refused with -2010
  * await sim.close();
  */
 export async function connectSimulator(url: string, options?: ConnectOptions): Promise<RemoteSimulator> {

@@ -9,8 +9,9 @@
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
-import type { Config, SimConfigInput } from './config/types.ts';
+import type { Config } from './config/types.ts';
 import type { Balance, Order } from './client/types.ts';
+import type { SimulatorUrls, StartOptions } from './simulator-options.ts';
 import { ManualClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
@@ -42,19 +43,8 @@ import { checkAdvance } from './time/advance-rules.ts';
 /** At most this many generator steps per wall-clock stop: a long stall is skipped, not replayed. */
 const MAX_CATCH_UP_STEPS = 5_000;
 
-export interface StartOptions {
-  readonly configFile?: string;
-  readonly config?: SimConfigInput;
-}
-
-export interface SimulatorUrls {
-  readonly http: string;
-  readonly https: string;
-  readonly ws: string;
-  readonly wss: string;
-}
-
 export type { BatchListener, EventListener } from './net/outbox.ts';
+export type { SimulatorUrls, StartOptions } from './simulator-options.ts';
 
 /** The exchange core (`reset()` puts a fresh one in; all read it here) and the history all cores share. */
 interface CoreRef {
@@ -62,12 +52,25 @@ interface CoreRef {
   readonly history: MarketHistory;
 }
 
+/**
+ * A running simulator (`startSimulator()`, the fixture's `sim`): its URLs, ports and credentials,
+ * the fault controls, the scripted market, the clock, `reset()`, stats and the journal.
+ * @example
+ * const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual' } } });
+ * sim.faults.rejectNextOrders(1);
+ * sim.advanceTime(60_000);
+ * console.log(sim.urls.http, sim.now(), sim.stats().orders);
+ * await sim.stop();
+ */
 export class Simulator {
+  /** Base URLs of both listeners: `http`, `https`, `ws`, `wss`. */
   readonly urls: SimulatorUrls;
   readonly ports: { readonly http: number; readonly https: number };
+  /** The account's API key and secret (the environment and the configuration decide them). */
   readonly credentials: { readonly apiKey: string; readonly apiSecret: string };
+  /** The fault controls: fixed calls and fault rules (docs/faults.md). */
   readonly faults: Faults;
-  /** The scripted counterparty flow (API.md section 8): place, cancel, cancelAll, setMid. */
+  /** The scripted counterparty flow (docs/isolation-and-market.md): place, cancel, cancelAll, setMid. */
   readonly market: Market;
   /** The current core's scripted market (rebuilt with the core on reset). */
   private scripted: ScriptedOrders;
@@ -179,6 +182,7 @@ export class Simulator {
     });
   }
 
+  /** @internal startSimulator's work (src/start-simulator.ts). */
   static async start(options: StartOptions = {}): Promise<Simulator> {
     return Simulator.startResolved(loadConfig(options));
   }
@@ -278,7 +282,7 @@ export class Simulator {
     this.scheduler.advance(this.clock, ms);
   }
 
-  /** Counters of spec 1.7 and 4.5 (API.md section 3). */
+  /** The stats line's counters (orders, fills, requests, refusals...), each fault's, and `sinceMark` (since `mark()`). */
   stats() {
     return this.statistics.snapshot({
       openOrders: openOrderCount(this.core.current.state),
@@ -343,6 +347,7 @@ export class Simulator {
     this.scheduler.changed();
   }
 
+  /** Closes every connection and both listeners; later calls return the same promise. */
   async stop(): Promise<void> {
     this.stopped ??= (async () => {
       this.driver?.stop();
@@ -358,7 +363,7 @@ export class Simulator {
     await this.stop();
   }
 
-  /** The stats line of spec 1.7. */
+  /** The one-line summary the standalone server prints every `stats_interval_ms`: the `stats()` counters, the account's position and the touch. */
   statsLine(): string {
     return this.statistics.line();
   }
@@ -385,8 +390,4 @@ export class Simulator {
     this.journal.addReply(this.clock.now(), kind, endpointId, reply.status, reply.body);
     this.requestLog.record(endpointId, reply, request, kind, performance.now());
   }
-}
-
-export function startSimulator(options: StartOptions = {}): Promise<Simulator> {
-  return Simulator.start(options);
 }

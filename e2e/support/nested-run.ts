@@ -82,18 +82,29 @@ export function reportedSteps(dir: string): ReportedStep[] {
   return JSON.parse(readFileSync(join(dir, 'steps.json'), 'utf8')) as ReportedStep[];
 }
 
-export async function runNestedPlaywright(dir: string, files: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string; report: JsonReport | null; ms: number }> {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  // The outer worker's variables (worker index, loader settings) must not leak into the inner run.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(k) && k !== 'NODE_OPTIONS'));
+/** `args` follow `test -c <dir>/playwright.config.ts` (e.g. `--shard=1/2`); a file name may hold a folder (`tests/a.spec.ts`). */
+export async function runNestedPlaywright(dir: string, files: Readonly<Record<string, string>>, args: readonly string[] = []): Promise<{ code: number | null; output: string; report: JsonReport | null; ms: number }> {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   const started = Date.now();
-  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, 'test', '-c', join(dir, 'playwright.config.ts')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const run = await playwrightCli(dir, ['test', '-c', join(dir, 'playwright.config.ts'), ...args]);
   const reportFile = join(dir, 'report.json');
   const report = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport) : null;
-  return { code, output, report, ms: Date.now() - started };
+  return { code: run.code, output: `${run.stdout}${run.stderr}`, report, ms: Date.now() - started };
+}
+
+/** Any Playwright command in `dir` (`merge-reports ...`), with the outer run's variables left out. */
+export async function playwrightCli(dir: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  mkdirSync(dir, { recursive: true });
+  // The outer worker's variables (worker index, loader settings) must not leak into the inner run.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(TEST_|PW_|PLAYWRIGHT_)/.test(k) && k !== 'NODE_OPTIONS'));
+  const child = spawn(process.execPath, [PLAYWRIGHT_CLI, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
 }

@@ -1,14 +1,15 @@
-// `npm run docs`: writes docs/reference/*.md from the sources they describe (the endpoint table,
-// the stream names,
-// the configuration schema and its commented default, the fault calls and rules, the control
-// API's routes, the TypeScript API), and the JSON Schema of the configuration file shipped beside
-// its commented default. `--check` writes nothing and exits 1 when a file is stale;
+// `npm run docs`: writes docs/reference/*.md and docs/errors.md from the sources they describe
+// (the endpoint table, the stream names, the configuration schema and its commented default, the
+// fault calls and rules, the control API's routes, the TypeScript API, the error table), and the
+// JSON Schema of the configuration file shipped beside its commented default. `--check` writes
+// nothing and exits 1 when a file is stale;
 // src/reference-docs.test.ts runs the same comparison in `npm test`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configurationReference } from './configuration.ts';
 import { configSchemaText, SCHEMA_PATH } from './config-schema.ts';
 import { endpointsReference } from './endpoints.ts';
+import { errorsReference } from './errors.ts';
 import { faultsReference } from './faults.ts';
 import { streamsReference } from './streams.ts';
 import { GENERATED_NOTE, REPO } from './markdown.ts';
@@ -22,6 +23,7 @@ export function referenceFiles(): { path: string; content: string }[] {
     'docs/reference/configuration.md': configurationReference(),
     'docs/reference/faults.md': faultsReference(),
     'docs/reference/typescript-api.md': typescriptReference(),
+    'docs/errors.md': errorsReference(),
   };
   const markdown = Object.entries(files).map(([path, content]) => ({ path, content: `${GENERATED_NOTE}\n\n${content}` }));
   return [...markdown, { path: SCHEMA_PATH, content: configSchemaText() }];

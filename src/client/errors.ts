@@ -6,7 +6,15 @@
 // - SpotSimNetworkError: the request never got an answer because the connection failed;
 // - StreamClosedError: a call or a wait on a WebSocket that is (or became) closed.
 
-/** A refusal by the exchange: `code`/`msg` as the reference sends them. */
+/**
+ * A refusal by the exchange: `code`/`msg` as the reference sends them.
+ * @example
+ * try {
+ *   await client.rest.getOrder({ symbol: 'BTCUSDT', orderId: 999 });
+ * } catch (error) {
+ *   if (error instanceof SpotSimError && error.code === -2013) console.log(error.msg);   // 'Order does not exist.'
+ * }
+ */
 export class SpotSimError extends Error {
   /**
    * How long to wait before retrying, for 429 and 418: REST's `Retry-After` header (seconds) or
@@ -37,7 +45,17 @@ function retryAfterOf(headers: Readonly<Record<string, string>>, data: unknown, 
   return undefined;
 }
 
-/** No reply within the timeout. The request may or may not have taken effect. */
+/**
+ * No reply within the timeout. The request may or may not have taken effect.
+ * @example
+ * try {
+ *   await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' });
+ * } catch (error) {
+ *   if (error instanceof SpotSimTimeoutError && error.newClientOrderId !== undefined) {
+ *     const order = await client.rest.getOrder({ symbol: 'BTCUSDT', origClientOrderId: error.newClientOrderId });   // did it happen?
+ *   }
+ * }
+ */
 export class SpotSimTimeoutError extends Error {
   /** Always 'unknown': a timeout says nothing about whether the exchange acted. */
   readonly outcome = 'unknown' as const;
@@ -54,7 +72,12 @@ export class SpotSimTimeoutError extends Error {
   }
 }
 
-/** The connection failed before a reply (refused, reset, TLS failure). `cause` is the platform error. */
+/**
+ * The connection failed before a reply (refused, reset, TLS failure). `cause` is the platform error.
+ * @example
+ * const client = new SpotSimClient({ baseUrl: 'http://127.0.0.1:1', ...sim.credentials });
+ * await expect(client.rest.ping()).rejects.toBeInstanceOf(SpotSimNetworkError);
+ */
 export class SpotSimNetworkError extends Error {
   /** The platform's error code, e.g. 'ECONNREFUSED' (SpotSimError.code is the exchange's number). */
   readonly errno: string | undefined;
@@ -66,7 +89,13 @@ export class SpotSimNetworkError extends Error {
   }
 }
 
-/** A call or a wait on a WebSocket that is closed, or closed before the answer came. */
+/**
+ * A call or a wait on a WebSocket that is closed, or closed before the answer came.
+ * @example
+ * const stream = await client.streams('btcusdt@trade');
+ * sim.faults.dropMarketDataConnections();
+ * await expect(stream.next('trade')).rejects.toBeInstanceOf(StreamClosedError);
+ */
 export class StreamClosedError extends Error {
   constructor(
     message: string,

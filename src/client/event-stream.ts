@@ -7,17 +7,37 @@
 
 import { SpotSimTimeoutError, StreamClosedError } from './errors.ts';
 
+/**
+ * How long a wait of a stream (`next()`, `nextOf()`) waits.
+ * @example
+ * const user = await client.userData();
+ * const report = await user.next('executionReport', { timeout: 10_000 });
+ */
 export interface WaitOptions {
   /** How long `next()` waits, in ms (default 5000). Its own deadline: a test timeout of 0 (debug mode) never makes it hang. */
   readonly timeout?: number;
 }
 
 type EventNameOf<T> = T extends { readonly e: infer K extends string } ? K : never;
-/** The `e` values of an event union (`'executionReport' | 'outboundAccountPosition' | ...`); any string for untagged streams. */
+/**
+ * The `e` values of an event union (`'executionReport' | 'outboundAccountPosition' | ...`); any
+ * string for untagged streams.
+ * @example
+ * const name: EventName<UserEvent> = 'outboundAccountPosition';
+ */
 export type EventName<T> = [EventNameOf<T>] extends [never] ? string : EventNameOf<T>;
-/** The member of an event union whose `e` is `K` (so `last('executionReport')?.X` type-checks). */
+/**
+ * The member of an event union whose `e` is `K` (so `last('executionReport')?.X` type-checks).
+ * @example
+ * const report: EventOfName<UserEvent, 'executionReport'> | undefined = (await client.userData()).last('executionReport');
+ */
 export type EventOfName<T, K extends string> = [EventNameOf<T>] extends [never] ? T : Extract<T, { readonly e: K }>;
-/** What `next()` and `last()` accept: an event name, a type guard, or any predicate. */
+/**
+ * What `next()` and `last()` accept: an event name, a type guard, or any predicate.
+ * @example
+ * const filled: EventMatch<UserEvent> = (e) => e.e === 'executionReport' && e.X === 'FILLED';
+ * await (await client.userData()).next(filled);
+ */
 export type EventMatch<T> = EventName<T> | ((e: T) => boolean);
 
 /** A predicate compared like a method (bivariantly), so a stream of a narrower event type is usable where a wider one is expected. */
@@ -26,6 +46,17 @@ type Predicate<T> = { check(e: T): boolean }['check'];
 const DEFAULT_TIMEOUT_MS = 5_000;
 const MAX_KEPT = 10_000;
 
+/**
+ * Events a test can await: every event received is kept (the newest 10,000), `next()` waits for the
+ * next one that matches, `last()` reads the newest, and the stream is async-iterable. A wait
+ * rejects with SpotSimTimeoutError after its timeout or StreamClosedError when the connection
+ * closes.
+ * @example
+ * const user = await client.userData();
+ * await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.001' });
+ * const fill = await user.next((e) => e.e === 'executionReport' && e.x === 'TRADE');
+ * console.log(user.last('outboundAccountPosition')?.B);
+ */
 export class EventStream<T> implements AsyncIterable<T> {
   private readonly events: T[] = [];
   /** Index (in `events`) of the next event `next()` looks at. */
@@ -38,6 +69,7 @@ export class EventStream<T> implements AsyncIterable<T> {
   readonly ended: Promise<StreamClosedError> = new Promise((resolve) => (this.onEnd = resolve));
 
   /**
+   * @internal Made by the client (`client.userData()`, `client.streams()`).
    * @param describe names the stream in error messages
    * @param closer closes what feeds the stream (its connection or subscription); `close()` calls it
    */

@@ -8,20 +8,36 @@ import { MarketStream } from './market.ts';
 import { RestClient, type ClientCredentials, type RequestStep } from './rest.ts';
 import type { EventStream } from './event-stream.ts';
 import { StreamClosedError } from './errors.ts';
-import type { UserEvent } from './types.ts';
+import type { UserEvent } from './event-types.ts';
 import { WsApiClient } from './ws-api-methods.ts';
 
+/**
+ * A simulator a client can reach: its URLs and credentials (an in-process `Simulator` is one).
+ * @example
+ * const target: ClientTarget = sim;
+ * const client = new SpotSimClient(target, { tls: true });
+ */
 export interface ClientTarget {
   readonly urls: { readonly http: string; readonly https: string; readonly ws: string; readonly wss: string };
   readonly credentials: ClientCredentials;
 }
 
-/** A server by its URLs (a standalone `npx spot-sim`): `wsUrl` defaults to `baseUrl` with ws(s). */
+/**
+ * A server by its URLs (a standalone `npx spot-sim`): `wsUrl` defaults to `baseUrl` with ws(s).
+ * @example
+ * const client = new SpotSimClient({ baseUrl: 'http://127.0.0.1:9080', apiKey: 'SpotSimDefaultApiKey01234567890123456789012345678901234567890123', apiSecret: 'SpotSimDefaultApiSecret98765432109876543210987654321098765432109' });
+ */
 export interface ClientEndpoint extends ClientCredentials {
   readonly baseUrl: string;
   readonly wsUrl?: string;
 }
 
+/**
+ * Options of a SpotSimClient: TLS, the timestamp source of signed requests, the request timeout, a
+ * wrapper of each request.
+ * @example
+ * const client = new SpotSimClient(sim, { timeoutMs: 2_000, now: () => sim.now() });
+ */
 export interface ClientOptions {
   /** Use the TLS listener (https/wss) instead of plain http/ws (a ClientTarget only). */
   readonly tls?: boolean;
@@ -33,7 +49,12 @@ export interface ClientOptions {
   readonly step?: RequestStep;
 }
 
-/** The user-data stream of `client.userData()`: `close()` closes its own connection. */
+/**
+ * The user-data stream of `client.userData()`: `close()` closes its own connection.
+ * @example
+ * const user: UserDataStream = await client.userData();
+ * await expect(user).toReceive('outboundAccountPosition');
+ */
 export type UserDataStream = EventStream<UserEvent>;
 
 /**
@@ -41,6 +62,12 @@ export type UserDataStream = EventStream<UserEvent>;
  * its credentials. The fixture hands one to each test; outside Playwright:
  * `new SpotSimClient(sim)` (an in-process simulator) or
  * `new SpotSimClient({ baseUrl: 'http://127.0.0.1:9080', apiKey, apiSecret })`, then `await client.close()`.
+ * @example
+ * const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0 } } });
+ * const client = new SpotSimClient(sim);
+ * console.log((await client.rest.time()).serverTime);
+ * await client.close();
+ * await sim.stop();
  */
 export class SpotSimClient {
   /** The REST API (`/api/v3/...`), typed; signed endpoints are signed with the simulator's credentials. */
@@ -170,4 +197,5 @@ export { RestClient, type RawRestRequest, type RestResponse, type ClientCredenti
 export { WsApiConnection, type WsApiResponse, type WsApiParams } from './ws-api.ts';
 export { WsApiClient, WS_HELPERS } from './ws-api-methods.ts';
 export type * from './types.ts';
+export type * from './event-types.ts';
 export type * from './market-types.ts';

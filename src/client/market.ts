@@ -8,32 +8,64 @@ import type { WebSocket } from 'ws';
 import { closeSocket, openSocket } from './socket.ts';
 import { SpotSimNetworkError, StreamClosedError } from './errors.ts';
 import { EventStream, type WaitOptions } from './event-stream.ts';
-import type { StreamEventOf } from './types.ts';
+import type { StreamEventOf } from './event-types.ts';
 
-/** One combined-stream message: the stream's name and its payload. */
+/**
+ * One combined-stream message: the stream's name and its payload.
+ * @example
+ * const stream = await client.streams('btcusdt@trade', 'ethusdt@trade');
+ * const message: StreamMessage = await stream.next();
+ * console.log(message.stream, message.data);
+ */
 export interface StreamMessage<T = unknown, N extends string = string> {
   readonly stream: N;
   readonly data: T;
 }
 
-/** The message type of each named stream (a union over the names). */
+/**
+ * The message type of each named stream (a union over the names).
+ * @example
+ * const message: StreamMessageOf<'btcusdt@trade'> = await (await client.streams('btcusdt@trade')).next();
+ * console.log(message.data.p);   // a TradeEvent's price
+ */
 export type StreamMessageOf<N extends string> = N extends unknown ? StreamMessage<StreamEventOf<N>, N> : never;
 
 type KindOf<N extends string> = N extends `${string}@${infer K}` ? K : never;
 type EventTypeOf<M> = M extends { readonly data: { readonly e: infer E extends string } } ? E : never;
-/** What `next()`/`last()` of a stream over `N` accept as a name: a stream name, an event type, a stream kind. */
+/**
+ * What `next()`/`last()` of a stream over `N` accept as a name: a stream name, an event type, a
+ * stream kind.
+ * @example
+ * const names: StreamMatchName<'btcusdt@trade'>[] = ['btcusdt@trade', 'trade'];
+ */
 export type StreamMatchName<N extends string> = string extends N ? string : N | KindOf<N> | EventTypeOf<StreamMessageOf<N>>;
-/** The messages a name matches. */
+/**
+ * The messages a name matches.
+ * @example
+ * const stream = await client.streams('btcusdt@trade', 'btcusdt@depth');
+ * const diff: MessageNamed<'btcusdt@trade' | 'btcusdt@depth', 'depthUpdate'> = await stream.next('depthUpdate');
+ */
 export type MessageNamed<N extends string, K extends string> = string extends N
   ? StreamMessage
   : Extract<StreamMessageOf<N>, { readonly stream: K | `${string}@${K}` } | { readonly data: { readonly e: K } }>;
 
 // The default `any` lets a stream of any names be passed where `MarketStream` (names unspecified) is expected.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+/**
+ * Market-data streams on one combined connection (`client.streams(...names)`), typed by name:
+ * `next()` and `last()` take a stream name, an event type or a stream kind; `nextOf()` gives one
+ * stream's payloads.
+ * @example
+ * const stream = await client.streams('btcusdt@trade', 'btcusdt@bookTicker');
+ * const trade = await stream.nextOf('btcusdt@trade');
+ * const touch = stream.last('bookTicker')?.data;
+ * await stream.close();
+ */
 export class MarketStream<N extends string = any> extends EventStream<StreamMessageOf<N>> {
   private readonly ws: WebSocket;
   private readonly opened: Promise<void>;
 
+  /** @internal Made by `client.streams(...names)`. */
   constructor(wsBaseUrl: string, streams: readonly N[]) {
     super(`streams ${streams.join(', ')}`, () => closeSocket(this.ws));
     this.ws = openSocket(`${wsBaseUrl}/stream?streams=${streams.join('/')}`);

@@ -32,6 +32,12 @@ import type {
 } from './types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
+/**
+ * The account's API key and secret a client signs with (a simulator's `credentials`), and an
+ * Ed25519 account's private key.
+ * @example
+ * const client = new SpotSimClient({ baseUrl: 'http://127.0.0.1:9080', ...sim.credentials });
+ */
 export interface ClientCredentials {
   readonly apiKey: string;
   readonly apiSecret: string;
@@ -42,6 +48,12 @@ export interface ClientCredentials {
 /**
  * Runs one request under a title such as `POST /api/v3/order` (the fixture makes it a report
  * step). Called synchronously by the method the caller called, so the caller's frame is on the stack.
+ * @example
+ * const logged: RequestStep = async (title, send) => {
+ *   console.log('->', title);
+ *   return send();
+ * };
+ * const client = new SpotSimClient(sim, { step: logged });
  */
 export type RequestStep = <T>(title: string, send: () => Promise<T>) => Promise<T>;
 
@@ -62,6 +74,13 @@ const ROUTES: ReadonlyMap<string, { readonly method: HttpMethod; readonly path: 
   ENDPOINTS.flatMap((e) => (e.rest === undefined ? [] : [[e.id, { method: e.rest.method, path: e.rest.path, security: e.security }] as const])),
 );
 
+/**
+ * A request `client.rest.request()` sends exactly as given: method, path with its query string,
+ * headers, body.
+ * @example
+ * const req: RawRestRequest = { method: 'GET', path: '/api/v3/depth?symbol=BTCUSDT&limit=abc' };
+ * const { status, body } = await client.rest.request(req);   // 400, the reference's -1100
+ */
 export interface RawRestRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
   /** Path with or without a query string, e.g. `/api/v3/depth?symbol=BTCUSDT`. */
@@ -70,17 +89,33 @@ export interface RawRestRequest {
   readonly body?: string;
 }
 
+/**
+ * What `client.rest.request()` resolves to, whatever the status: status, headers (lowercase names)
+ * and the parsed body.
+ * @example
+ * const res: RestResponse<{ code: number; msg: string }> = await client.rest.request({ method: 'GET', path: '/api/v3/order?symbol=BTCUSDT' });
+ * console.log(res.status, res.body.code);
+ */
 export interface RestResponse<T = unknown> {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: T;
 }
 
+/**
+ * The typed REST client (`client.rest`): one method per REST endpoint, signed with the simulator's
+ * credentials; a refusal throws a SpotSimError.
+ * @example
+ * const book = await client.rest.depth({ symbol: 'BTCUSDT', limit: 5 });
+ * const order = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: book.bids[0]?.[0] ?? '59000' });
+ * console.log(client.rest.lastHeaders['x-mbx-used-weight-1m']);
+ */
 export class RestClient {
   private readonly http = new HttpTransport();
   /** Headers of the latest response (X-MBX-USED-WEIGHT-1M, X-MBX-ORDER-COUNT-*, ...). */
   lastHeaders: Record<string, string> = {};
 
+  /** @internal Made by SpotSimClient (`client.rest`). */
   constructor(private readonly options: RestOptions) {}
 
   // ------------------------------------------------------------------ market data

@@ -11,7 +11,7 @@ export function hmacHex(secret: string, payload: string): string {
 }
 
 /**
- * A parameter's text. Numbers are written in plain decimal notation (API.md 5.1): JavaScript
+ * A parameter's text. Numbers are written in plain decimal notation: JavaScript
  * writes 1e-7 and 1e21 in exponent form, which the reference refuses (-1100).
  */
 export function paramText(value: string | number | boolean): string {

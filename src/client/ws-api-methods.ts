@@ -30,7 +30,11 @@ import type {
 } from './types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
-/** Which WS API method each helper calls (the test checks it covers the endpoint table). */
+/**
+ * Which WS API method each helper calls (the test checks it covers the endpoint table).
+ * @example
+ * const method: 'ticker.book' = WS_HELPERS.bookTicker;
+ */
 export const WS_HELPERS = {
   ping: 'ping',
   time: 'time',
@@ -73,7 +77,13 @@ function params(p: object): WsApiParams {
   return p as Record<string, ParamValue>;
 }
 
-/** One WS API connection with a typed helper per method; `call()`/`send()` for anything else. */
+/**
+ * One WS API connection with a typed helper per method; `call()`/`send()` for anything else.
+ * @example
+ * const api = await client.wsApi();
+ * const order = await api.placeOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '59000' });
+ * await api.cancelOrder({ symbol: 'BTCUSDT', orderId: order.orderId });
+ */
 export class WsApiClient extends WsApiConnection {
   /** `ping`: resolves to `{}`. */
   ping(): Promise<Record<string, never>> {

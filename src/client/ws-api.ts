@@ -13,7 +13,8 @@ import { SpotSimError, SpotSimNetworkError, SpotSimTimeoutError, StreamClosedErr
 import { EventStream } from './event-stream.ts';
 import { hmacHex, plainParams, wsPayload, type ParamValue } from './signing.ts';
 import type { ClientCredentials, RequestStep } from './rest.ts';
-import type { RateLimitCount, UserEvent } from './types.ts';
+import type { UserEvent } from './event-types.ts';
+import type { RateLimitCount } from './types.ts';
 
 export interface WsApiOptions {
   readonly url: string;
@@ -24,6 +25,14 @@ export interface WsApiOptions {
   readonly step?: RequestStep;
 }
 
+/**
+ * A whole WS API response frame (`send()`): the request's id, the status, `result` or `error`, and
+ * `rateLimits`.
+ * @example
+ * const api = await client.wsApi();
+ * const res: WsApiResponse = await api.send('ticker.price', { symbol: 'BTCUSDT' });
+ * if (res.error) console.log(res.status, res.error.code);
+ */
 export interface WsApiResponse<T = unknown> {
   readonly id: unknown;
   readonly status: number;
@@ -32,13 +41,20 @@ export interface WsApiResponse<T = unknown> {
   readonly rateLimits?: RateLimitCount[];
 }
 
+/**
+ * The `params` of a WS API request: strings, numbers (written in plain decimal), booleans, arrays
+ * of strings.
+ * @example
+ * const params: WsApiParams = { symbol: 'BTCUSDT', limit: 5 };
+ * const book = await (await client.wsApi()).call('depth', params);
+ */
 export type WsApiParams = Readonly<Record<string, ParamValue>>;
 
 /** Events kept for subscriptions not claimed yet (see `unclaimed`). */
 const MAX_UNCLAIMED = 1_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Which methods are signed: the server's own endpoint table says (binance-facts §6). */
+/** Which methods are signed: the server's own endpoint table says. */
 const SIGNED = new Set([...WS_METHODS.values()].filter((e) => e.security === 'SIGNED').map((e) => e.ws!));
 
 interface Pending {
@@ -47,7 +63,13 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-/** One WS API connection. Its typed helpers are added by ws-api-methods.ts (`WsApiClient`). */
+/**
+ * One WS API connection. Its typed helpers are added by ws-api-methods.ts (`WsApiClient`).
+ * @example
+ * const api = client.newWsApi('returnRateLimits=false');   // a WsApiClient, which is a WsApiConnection
+ * await api.ready();
+ * const time = await api.call<{ serverTime: number }>('time');
+ */
 export class WsApiConnection {
   private readonly ws: WebSocket;
   private readonly opened: Promise<void>;
@@ -68,6 +90,7 @@ export class WsApiConnection {
   /** Events that left `unclaimed` because it was full (never silently: see `droppedUnclaimed`). */
   droppedUnclaimed = 0;
 
+  /** @internal Made by SpotSimClient (`client.wsApi()`, `client.newWsApi()`). */
   constructor(protected readonly options: WsApiOptions) {
     this.ws = openSocket(options.url);
     this.opened = new Promise((resolve, reject) => {

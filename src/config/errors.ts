@@ -18,12 +18,23 @@ export function formatProblem(problem: ConfigProblem): string {
   return `${problem.path}: expected ${problem.expected}${got}`;
 }
 
+/**
+ * A configuration with problems (an unknown key, a wrong type, an impossible value): every problem
+ * at once, each with its key path (`problems`); the command line exits 2 with it.
+ * @example
+ * try {
+ *   await startSimulator({ config: { sim: { seed: -1 } } });
+ * } catch (error) {
+ *   if (error instanceof ConfigError) console.log(error.problems.map((p) => p.path));   // ['sim.seed']
+ * }
+ */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly problems: readonly ConfigProblem[];
   /** Where the configuration came from (a file path, "environment", ...), when known. */
   readonly source: string | undefined;
 
+  /** @internal Thrown by the configuration's checks. */
   constructor(problems: readonly ConfigProblem[], source?: string) {
     const where = source === undefined ? '' : ` (${source})`;
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
@@ -33,7 +44,7 @@ export class ConfigError extends Error {
     this.source = source;
   }
 
-  /** The same problems, attributed to a source (used when a file's tree fails validation). */
+  /** @internal The same problems, attributed to a source (used when a file's tree fails validation). */
   withSource(source: string): ConfigError {
     return new ConfigError(this.problems, source);
   }

@@ -17,7 +17,7 @@ export { applyEnvOverrides } from './env.ts';
 export type * from './types.ts';
 
 export interface LoadConfigOptions {
-  /** A TOML file (API.md section 2). */
+  /** A TOML file (every key: docs/reference/configuration.md). */
   readonly configFile?: string;
   /** A tree merged over the file's tree (tables merge, arrays replace). */
   readonly config?: SimConfigInput;
@@ -53,6 +53,14 @@ export function loadConfigFile(path: string): Config {
   return attributeTo(path, () => resolveConfig(tree));
 }
 
+/**
+ * The resolved configuration the simulator would start with: a TOML file (`configFile`, relative
+ * paths in it against its folder) and/or a tree (`config`) deep-merged over it, over the defaults.
+ * Throws one ConfigError listing every problem.
+ * @example
+ * const config = loadConfig({ configFile: 'sim.toml', config: { sim: { seed: 42 } } });
+ * console.log(config.sim.seed, config.instruments.map((i) => i.symbol));
+ */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const { configFile } = options;
   // A programmatic tree's relative paths are the caller's: against the working directory.

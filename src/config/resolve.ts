@@ -40,6 +40,9 @@ export function defaultTreeFor(input: Record<string, unknown>): Record<string, u
  * `undefined` means not given), validates every key, normalises decimals, resolves balances
  * and the active instruments, and deep-freezes the result. Throws one ConfigError listing
  * every problem.
+ * @example
+ * const config = resolveConfig({ sim: { generator: { enabled: false } } });
+ * console.log(config.sim.fees.taker_bps);   // '4'
  */
 export function resolveConfig(input?: SimConfigInput | unknown): Config {
   if (input === undefined) return resolveTree({});

@@ -25,13 +25,13 @@ export interface SymbolOverrides {
   readonly max_notional?: string;
 }
 
-/** "forget": spec 2.4, ended orders answer -2013; "keep": they stay queryable (API.md 10). */
+/** "forget": ended orders are gone (a query answers -2013); "keep": they stay queryable (docs/order-history.md). */
 export type EndedOrdersMode = 'forget' | 'keep';
 
 export interface AccountConfig {
   readonly api_key: string;
   readonly api_secret: string;
-  /** API.md section 10: what happens to an order that ended (FILLED, CANCELED, EXPIRED...). */
+  /** What happens to an order that ended (FILLED, CANCELED, EXPIRED...): see EndedOrdersMode. */
   readonly ended_orders: EndedOrdersMode;
   /** With "keep": how many ended orders stay queryable; the oldest beyond it are forgotten. */
   readonly max_ended_orders: number;
@@ -53,12 +53,12 @@ export interface LimitsConfig {
   readonly max_recv_window_ms: number;
 }
 
-/** Counterparty flow (spec 1.5). Rates are per symbol. */
+/** The counterparty flow: random limit orders, market orders and cancels around a random-walk mid. Rates are per symbol. */
 export interface GeneratorConfig {
   readonly enabled: boolean;
   /** Price levels per side placed at start. */
   readonly seed_levels: number;
-  /** Distance in ticks between the latent mid and the generator's own touch (spec 1.5: 2990). */
+  /** Distance in ticks between the latent mid and the generator's own touch (default 2990). */
   readonly touch_offset_ticks: number;
   /** Mean extra distance (ticks) beyond the touch offset of a new generator limit order. */
   readonly depth_spread_ticks: number;
@@ -90,7 +90,7 @@ export interface FaultsConfig {
   readonly rate_limit_next: number;
 }
 
-/** `[sim.history]` (API.md section 9): public market data before the start. */
+/** `[sim.history]` (docs/market-data.md): public market data before the start. */
 export interface HistoryConfig {
   /** Minutes of synthetic history when the generator is on; 0 = none. */
   readonly minutes: number;
@@ -132,6 +132,13 @@ export interface SimSection {
   readonly symbols: Readonly<Record<string, SymbolOverrides>>;
 }
 
+/**
+ * A resolved, frozen configuration (`sim.config`, `loadConfig()`): every key of the TOML file with
+ * its value or default, and the active instruments.
+ * @example
+ * const { seed, port, limits } = sim.config.sim;
+ * console.log(seed, port, limits.weight_per_minute, sim.config.instruments.length);
+ */
 export interface Config {
   readonly engine: { readonly net_backend: NetBackend };
   readonly sim: SimSection;
@@ -157,5 +164,8 @@ type LooseTree<T> = T extends readonly (infer U)[]
  * The programmatic input of `startSimulator` and the fixture: the same tree as the TOML,
  * deep-merged over the defaults (arrays such as `instruments` replace). Instruments may omit
  * `enabled` and `venue`.
+ * @example
+ * const input: SimConfigInput = { sim: { seed: 42, generator: { enabled: false }, account: { balances: { USDT: '1000' } } } };
+ * const sim = await startSimulator({ config: input });
  */
 export type SimConfigInput = LooseTree<DeepPartial<Config>>;

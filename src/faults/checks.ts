@@ -4,7 +4,11 @@
 
 import { MAX_TIMER_MS } from '../config/fields.ts';
 
-/** A usage error of a fault call (bad argument, unknown order): the control API answers 400. */
+/**
+ * A usage error of a fault call (bad argument, unknown order): the control API answers 400.
+ * @example
+ * expect(() => sim.faults.fillOpenOrder(999, '0.001')).toThrow(FaultError);   // no such open order
+ */
 export class FaultError extends Error {
   override name = 'FaultError';
 }
@@ -12,7 +16,9 @@ export class FaultError extends Error {
 /**
  * A numeric fault argument outside its range (or not an integer): a RangeError like the
  * platform's own, thrown before anything changes; the control API answers 400 as for FaultError.
- * The ranges are the configuration's for the same settings (one place: config/fields.ts).
+ * The ranges are those of the configuration keys for the same settings.
+ * @example
+ * expect(() => sim.faults.rejectNextOrders(-1)).toThrow(FaultRangeError);
  */
 export class FaultRangeError extends RangeError {
   override name = 'FaultRangeError';
@@ -20,7 +26,10 @@ export class FaultRangeError extends RangeError {
 
 /**
  * A fault rule that names an unknown endpoint, action or field, or a combination that can never
- * take effect (API.md 3.1): a TypeError in-process, 400 naming it on the control API.
+ * take effect (`-2015` on `ping`, `transport: 'rest'` on `session.logon`): a TypeError
+ * in-process, 400 naming it on the control API.
+ * @example
+ * expect(() => sim.faults.use({ on: 'no.such.endpoint', action: { error: -1003 } })).toThrow(FaultRuleError);
  */
 export class FaultRuleError extends TypeError {
   override name = 'FaultRuleError';

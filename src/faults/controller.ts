@@ -42,7 +42,13 @@ interface TimedFault {
   readonly fire: () => void;
 }
 
-/** How often each fault was invoked or took effect (stats, spec 4.5 "counters for all of the above"). */
+/**
+ * How often each fault was invoked or took effect (part of `sim.stats()`).
+ * @example
+ * sim.faults.rejectNextOrders(2);
+ * const counters: FaultCounters = sim.faults.counters();
+ * console.log(counters.rejectedOrders);
+ */
 export interface FaultCounters {
   droppedMarketDataConnections: number;
   droppedWsApiConnections: number;
@@ -60,10 +66,22 @@ export interface FaultCounters {
   malformedFramesSent: number;
 }
 
+/**
+ * The fault controls of a simulator (`sim.faults`; the fixture's `faults` records each call as a
+ * report step): fixed calls such as `rejectNextOrders(k)` or `dropMarketDataConnections()`, and
+ * fault rules on any endpoint (`use`). Every call acts at once; a bad argument throws before
+ * anything changes.
+ * @example
+ * sim.faults.rejectNextOrders(1);   // the next placement answers -2010
+ * const rule = sim.faults.use({ on: 'order.cancel', transport: 'ws-api', action: { error: -2011 } });
+ * console.log(rule.hits, sim.faults.rules().length);
+ * sim.faults.clear();
+ */
 export class Faults {
   private timed: TimedFault[] = [];
   private readonly counts = { droppedMarketDataConnections: 0, droppedWsApiConnections: 0, skippedDepthUpdates: 0, expiredListenKeys: 0, forcedFills: 0, malformedFramesSent: 0, restRequestsSwallowed: 0 };
 
+  /** @internal Made by the simulator (`sim.faults`). */
   constructor(private readonly host: FaultHost) {}
 
   private get state(): FaultRules {
@@ -83,7 +101,7 @@ export class Faults {
     return this.state.use(rule);
   }
 
-  /** The rules in force (the spec calls' presets among them) and the users' spent ones, with their hits. */
+  /** The rules in force (the presets the fixed fault calls such as `rejectNextOrders` armed among them) and your spent ones, with their hits. */
   rules(): FaultRuleView[] {
     return this.state.list();
   }
@@ -99,7 +117,7 @@ export class Faults {
     return this.state.remove(id);
   }
 
-  /** Removes every rule `rules()` lists (the spec calls' presets too); switches stay as they are (`clear()` turns everything off). Returns how many. */
+  /** Removes every rule `rules()` lists (the fault calls' presets too); switches stay as they are (`clear()` turns everything off). Returns how many. */
   removeRules(): number {
     let removed = 0;
     for (const rule of this.state.list()) if (this.state.remove(rule.id)) removed++;
@@ -114,7 +132,7 @@ export class Faults {
 
   // ------------------------------------------------------------------ the spec's calls (4.5)
 
-  /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many. Spec 4.5 `drop_market_data_connections`. */
+  /** Closes every market-data connection (`/ws`, `/stream`) abruptly (the client sees 1006); returns how many (the `[sim.faults]` key `drop_md_after_s` does it on a timer). */
   dropMarketDataConnections(): number {
     const n = this.host.dropConnections(['market']);
     this.counts.droppedMarketDataConnections += n;
@@ -171,7 +189,7 @@ export class Faults {
     armCount(this.state, 'rateLimit', requireCount(k, 'k'));
   }
 
-  /** Moves the server clock by `ms` (spec 1.9): server time, event times and the recvWindow check all shift. */
+  /** Moves the server clock by `ms` (server time = wall or manual clock + this offset): server time, event times and the recvWindow check all shift. */
   setClockOffsetMs(ms: number): void {
     this.host.setClockOffsetMs(requireOffsetMs(ms, 'ms'));
   }
@@ -238,7 +256,7 @@ export class Faults {
   }
 
   /**
-   * Every rule, switch and counter off; timed faults not yet fired are cancelled (API.md §6).
+   * Every rule, switch and counter off; timed faults not yet fired are cancelled.
    * The clock offset returns to the configured `clock_offset_ms` (0 unless configured).
    */
   clear(): void {
@@ -265,7 +283,7 @@ export class Faults {
 
   // ------------------------------------------------------------------ timed settings
 
-  /** Arms the `[sim.faults]` settings, the `*_after_s` ones relative to `startMs`. */
+  /** @internal Arms the `[sim.faults]` settings, the `*_after_s` ones relative to `startMs` (the simulator calls it). */
   schedule(config: FaultsConfig, startMs: number): void {
     const at = (seconds: number, fire: () => void) => {
       if (seconds > 0) this.timed.push({ atMs: startMs + Math.round(seconds * 1000), fire });
@@ -289,7 +307,7 @@ export class Faults {
     return this.timed.length > 0 ? this.timed[0]!.atMs : Infinity;
   }
 
-  /** Fires the timed faults that are due (called by the scheduler). */
+  /** @internal Fires the timed faults that are due (called by the scheduler). */
   tick(now: number): void {
     while (this.timed.length > 0 && this.timed[0]!.atMs <= now) this.timed.shift()!.fire();
   }

@@ -21,7 +21,15 @@ export type Transport = 'rest' | 'ws-api';
 export type Point = 'arrival' | 'admission' | 'key' | 'signature' | 'handler' | 'delay' | 'reply';
 export const POINTS: readonly Point[] = ['arrival', 'admission', 'key', 'signature', 'handler', 'delay', 'reply'];
 
-/** What a rule does (API.md 3.1). */
+/**
+ * What a rule does: `{ error: code }` refuses with the simulator's reply for that code (its HTTP
+ * status and message, docs/errors.md) where the reference checks it; `{ status, code, msg }`
+ * refuses with exactly that; `{ delayMs }` sends the reply (and its events) later;
+ * `{ swallow: true }` carries the request out and sends no reply; `{ close: true }` carries it
+ * out and closes the connection instead of replying.
+ * @example
+ * const actions: FaultAction[] = [{ error: -1003 }, { status: 503, code: -1008, msg: 'Server is currently overloaded' }, { delayMs: 2_000 }, { swallow: true }, { close: true }];
+ */
 export type FaultAction =
   | { readonly error: number }
   | { readonly status: number; readonly code: number; readonly msg: string }
@@ -29,7 +37,12 @@ export type FaultAction =
   | { readonly swallow: true }
   | { readonly close: true };
 
-/** A rule as `sim.faults.use()` and `POST /sim/v1/faults/rules` take it. */
+/**
+ * A rule as `sim.faults.use()` and `POST /sim/v1/faults/rules` take it.
+ * @example
+ * const rule: FaultRule = { on: ['order.place', 'order.cancel'], transport: 'rest', times: 3, action: { error: -1003 } };
+ * sim.faults.use(rule);
+ */
 export interface FaultRule {
   /** Endpoint ids (`sim.faults.endpoints()`), one or several, or '*' for every request. */
   readonly on: string | readonly string[];

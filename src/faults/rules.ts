@@ -13,7 +13,12 @@ import { compileRule, faultId, POINTS, type CompiledRule, type Effect, type Endp
 /** At most this many rules of users at once (spent ones included): bounded, like everything. */
 export const MAX_RULES = 1000;
 
-/** A rule as `sim.faults.rules()` and `GET /sim/v1/faults/rules` list it. */
+/**
+ * A rule as `sim.faults.rules()` and `GET /sim/v1/faults/rules` list it.
+ * @example
+ * const views: FaultRuleView[] = sim.faults.rules();
+ * console.log(views.map((r) => `${r.id} ${r.preset ?? 'rule'} hits=${r.hits}`));
+ */
 export interface FaultRuleView {
   readonly id: number;
   readonly on: string | readonly string[];
@@ -22,11 +27,18 @@ export interface FaultRuleView {
   readonly hits: number;
   /** The action; `{ unresponsive: true }` is the preset of `setRestUnresponsive` (held, not carried out). */
   readonly action: FaultAction | { readonly unresponsive: true };
-  /** The fault call that armed it, for the presets of the spec's calls. */
+  /** The fault call that armed it (`'rejectNextOrders'` etc.), for the presets of the fixed fault calls. */
   readonly preset?: string;
 }
 
-/** What `sim.faults.use()` returns. */
+/**
+ * What `sim.faults.use()` returns.
+ * @example
+ * const rule: FaultRuleHandle = sim.faults.use({ on: 'order.place', times: 0, action: { delayMs: 500 } });
+ * // ... place orders ...
+ * console.log(rule.hits);
+ * rule.remove();
+ */
 export interface FaultRuleHandle {
   readonly id: number;
   /** How many requests it has taken effect on (still readable after it is removed). */
@@ -35,7 +47,11 @@ export interface FaultRuleHandle {
   remove(): void;
 }
 
-/** An endpoint as `sim.faults.endpoints()` lists it. */
+/**
+ * An endpoint as `sim.faults.endpoints()` lists it.
+ * @example
+ * const ids = sim.faults.endpoints().map((e: FaultEndpoint) => e.id);   // ['ping', 'time', ..., 'order.place', ...]
+ */
 export interface FaultEndpoint {
   readonly id: string;
   readonly transports: readonly Transport[];

@@ -116,7 +116,7 @@ function ruleOf(sim: ControlHost, id: number | undefined) {
 
 const FIXED_ROUTES: readonly ControlRoute[] = [
   { method: 'GET', path: 'openapi.json', call: 'openapi', summary: 'This description (OpenAPI 3.1).', body: 'none', result: OBJECT, run: () => undefined },
-  { method: 'GET', path: 'stats', call: 'stats', summary: 'Counters of spec 1.7 and 4.5, including sinceMark.', body: 'none', result: OBJECT, run: (sim) => sim.stats() },
+  { method: 'GET', path: 'stats', call: 'stats', summary: 'The counters of the stats line and of every fault, and those since the last mark (sinceMark).', body: 'none', result: OBJECT, run: (sim) => sim.stats() },
   { method: 'POST', path: 'mark', call: 'mark', summary: 'Starts the "since mark" counters.', body: 'none', result: NULL, run: (sim) => sim.mark() },
   { method: 'GET', path: 'open-client-order-ids', call: 'openClientOrderIds', summary: "The client order ids of the account's open orders, oldest first.", body: 'none', result: { type: 'array', items: { type: 'string' } }, run: (sim) => sim.openClientOrderIds() },
   {

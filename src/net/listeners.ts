@@ -12,6 +12,16 @@ export interface ListenerPair {
   readonly httpsPort: number;
 }
 
+/**
+ * A listener could not open: its port is already in use, or the address cannot be bound (the
+ * message names the port and host).
+ * @example
+ * try {
+ *   await startSimulator({ config: { sim: { port: 9080 } } });
+ * } catch (error) {
+ *   if (error instanceof ListenError) console.log(error.message);   // 'port 9080 on 127.0.0.1 is already in use'
+ * }
+ */
 export class ListenError extends Error {}
 
 /**

@@ -1,0 +1,122 @@
+// What the error table (src/core/errors.ts) does not say in words: when the simulator sends each
+// row, keyed by the row's name, and what the reference exchange's errors.md says each code means.
+// docs/errors.md is generated from the table, these notes and the fault presets
+// (src/faults/presets.ts). The type makes a note mandatory for every row (a new row without one
+// does not compile) and the generator refuses a note for a row that is gone, so the page cannot
+// drift from the table.
+import type { ErrorName } from '../../src/core/errors.ts';
+
+const SIGNED = 'A signed request (SIGNED in docs/reference/endpoints.md)';
+
+export const ERROR_NOTES: { readonly [K in ErrorName]: string } = {
+  UNKNOWN: 'A request that made a handler fail unexpectedly: the last line of defence answers this instead of a crash, and counts it in `stats().internalErrors`. It is a defect of the simulator; please report it.',
+  UNAUTHORIZED: 'The unsigned WS API `userDataStream.subscribe` on a connection that is not logged on (`session.logon`, Ed25519 accounts).',
+  TOO_MUCH_WEIGHT: 'A request that would take the request weight of the current minute over `limits.weight_per_minute` (default 6000; one window for the whole server). REST adds `Retry-After` (seconds), the WS API `data.retryAfter` (epoch ms).',
+  IP_BANNED: 'Only when injected: the simulator never bans by itself. Carries `Retry-After` / `data.retryAfter` like a 429.',
+  TIMEOUT: 'Only when injected: the simulator always answers.',
+  FILTER_FAILURE: 'An order (or an amend, a cancelReplace\'s new order, `fillOpenOrder`\'s quantity, a scripted order) that breaks a filter of its symbol: `PRICE_FILTER` (a price of 0 or off the tick), `LOT_SIZE` (a quantity off the lot or outside `min_qty`..`max_qty`), `NOTIONAL` (price x quantity below `min_notional` or above `max_notional`).',
+  STP_MODE_NOT_ALLOWED: '`selfTradePreventionMode` is a mode the reference knows but other than `EXPIRE_MAKER`, the only one the simulator\'s symbols allow.',
+  AMEND_QTY_NOT_ABOVE_FILLED: '`order/amend/keepPriority` to a quantity at or below what the order has already filled.',
+  UNSUPPORTED_ORDER: 'An order type the simulator does not trade (`STOP_LOSS`, `STOP_LOSS_LIMIT`, `TAKE_PROFIT`, `TAKE_PROFIT_LIMIT`), or an order parameter of those types (`quoteOrderQty`, `stopPrice`, `icebergQty`, `trailingDelta`, `pegPriceType`, `pegOffsetValue`, `pegOffsetType`).',
+  TOO_MANY_ORDERS: 'An order placement over `limits.orders_per_10s` (default 1000) or `limits.orders_per_day` (default 1000000); the message names the window. Carries `Retry-After` / `data.retryAfter`.',
+  TIMESTAMP_AHEAD: `${SIGNED} whose \`timestamp\` is 1000 ms or more ahead of the server's time.`,
+  TIMESTAMP_OUTSIDE_RECV_WINDOW: `${SIGNED} whose \`timestamp\` is more than \`recvWindow\` (default 5000 ms) behind the server's time.`,
+  INVALID_SIGNATURE: `${SIGNED} whose \`signature\` does not verify: HMAC-SHA256 of the query string (then the body) with the secret, or the Ed25519 signature of an Ed25519 account.`,
+  ILLEGAL_CHARS: 'A parameter that does not match its form, named with the pattern: an integer parameter that is not digits (`limit=abc`, `orderId=1.5`), a price or quantity that is not a plain decimal, a `newClientOrderId` outside `^[.A-Z:/a-z0-9_-]{1,36}$`, a `timestamp` or `recvWindow` that is not a number, a negative `subscriptionId`; also a scripted order\'s bad `id` or `price`.',
+  ILLEGAL_CHARS_ANY: 'A parameter refused without a pattern: a `limit` of 0 or less on the public trades, aggregate trades and klines (see docs/market-data.md), a `timeZone` outside -12:00..+14:00, a percent-escape that does not decode; also a scripted order\'s field of the wrong JSON type.',
+  DUPLICATE_PARAM: 'The same parameter twice in one request, or the same symbol twice in `symbols`.',
+  TOO_MANY_PARAMETERS: 'More than 64 parameters in one request.',
+  TOO_MANY_SYMBOLS: 'More than 100 names in `symbols`.',
+  MANDATORY_PARAM: 'A required parameter left out or empty: `symbol`, `side`, `type`, `quantity`, a LIMIT order\'s `price` or `timeInForce`, the `interval` of klines, `listenKey`, `newQty`, `cancelReplaceMode`; a signed request without `timestamp` or `signature`; a WS API request without `method`.',
+  EITHER_PARAM: 'Neither of two alternatives sent: `orderId` or `origClientOrderId` (query, cancel, amend), `cancelOrderId` or `cancelOrigClientOrderId` (cancelReplace), `symbol` or `symbols` (`ticker`, `ticker/tradingDay`).',
+  PARAM_NOT_REQUIRED: 'A `price` on a MARKET order, or a `timeInForce` on an order type that takes none (MARKET, LIMIT_MAKER).',
+  BAD_PRECISION: 'A `price`, `quantity` or `newQty` with a non-zero digit beyond the 8th decimal (one off the tick or lot within 8 decimals is a filter failure, -1013).',
+  INVALID_TIF: 'A LIMIT order\'s `timeInForce` other than GTC, IOC or FOK.',
+  INVALID_ORDER_TYPE: 'An order `type` the reference does not know.',
+  INVALID_SIDE: 'A `side` other than BUY or SELL.',
+  BAD_INTERVAL: 'A klines `interval` other than 1s 1m 3m 5m 15m 30m 1h 2h 4h 6h 8h 12h 1d 3d 1w 1M.',
+  BAD_SYMBOL: 'A `symbol` (or a name in `symbols`) that is not one of the configured, enabled instruments.',
+  INVALID_LISTEN_KEY: '`PUT` or `DELETE /api/v3/userDataStream` with a listen key that does not exist (never issued, closed or expired).',
+  LOOKUP_INTERVAL_TOO_BIG: '`myTrades` or `allOrders` with `startTime` and `endTime` more than 24 hours apart.',
+  BAD_PARAM_COMBINATION: 'Parameters that do not go together: `symbol` with `symbols`; `fromId` with `startTime`/`endTime` (aggTrades, myTrades); `orderId` with a time range (myTrades).',
+  INVALID_PARAMETER: 'A value of the right form that is not valid: a `depth` `limit` outside 1..5000, a `myTrades`/`allOrders` `limit` of 0 or less, an `endTime` before `startTime` (myTrades, allOrders), an unknown `windowSize`, `newOrderRespType`, `selfTradePreventionMode`, `cancelReplaceMode` or `orderRateLimitExceededMode`, a boolean other than true/false, `symbols` that is not a JSON array of names, an integer beyond 64 bits; on the WS API a bad `id`, an unknown `method`, `params` that is not an object or a parameter of the wrong JSON type.',
+  BAD_STRATEGY_TYPE: 'An order\'s `strategyType` below 1000000.',
+  BAD_RECV_WINDOW: `${SIGNED} with a \`recvWindow\` above \`limits.max_recv_window_ms\` (default 60000).`,
+  INVALID_JSON: 'A WS API frame that is not a JSON object (not JSON, an array, a binary frame).',
+  INVALID_TICKER_TYPE: 'A ticker `type` other than FULL or MINI.',
+  INVALID_CANCEL_RESTRICTIONS: 'A `cancelRestrictions` other than ONLY_NEW or ONLY_PARTIALLY_FILLED (cancel, cancelReplace).',
+  NOT_FOUND: 'A REST path the simulator does not serve, or a served path with another HTTP method (the message names it). The control API under `/sim/v1` answers its own errors (docs/control-api.md).',
+  PAYLOAD_TOO_LARGE: 'A REST request body over 64 KiB.',
+  URL_TOO_LONG: 'A REST request URL over 8 KiB.',
+  DUPLICATE_ORDER: 'A placement (or an amend\'s `newClientOrderId`) whose client order id is already used by an open order of the symbol.',
+  MAX_NUM_ORDERS: 'A placement when the account already has 200 open orders on the symbol (the MAX_NUM_ORDERS filter).',
+  INSUFFICIENT_BALANCE: 'A placement whose lock does not fit the free balance: a BUY needs price x quantity plus its worst-case commission free (docs/fees.md), a SELL its quantity.',
+  WOULD_TAKE: 'A LIMIT_MAKER order (the account\'s or a scripted one) that would cross the book.',
+  ORDER_REJECTED: 'Only when injected (the message is the fault\'s: "Market is closed." for `rejectNextOrders`): nothing is placed and nothing changes.',
+  UNKNOWN_ORDER: 'Cancel or amend of an order that is not open (unknown, filled, cancelled or expired), cancelReplace whose cancel finds none, or `DELETE /api/v3/openOrders` with nothing open on the symbol.',
+  CANCEL_RESTRICTED: 'A cancel with `cancelRestrictions` the order\'s state does not meet (ONLY_NEW on a partly filled order, ONLY_PARTIALLY_FILLED on an unfilled one).',
+  NO_SUCH_ORDER: 'A query (`GET /api/v3/order`, `order.status`) of an order that does not exist, or that has ended while `ended_orders = "forget"` (the default; docs/order-history.md); also `fillOpenOrder` of an order that is not open.',
+  BAD_API_KEY_FORMAT: 'A request that needs an API key without one (no `X-MBX-APIKEY` header, no `apiKey` parameter).',
+  REJECTED_API_KEY: 'A request with an API key that is not the account\'s.',
+  CANCEL_REPLACE_PARTIAL: 'cancelReplace with `cancelReplaceMode=ALLOW_FAILURE` (or `orderRateLimitExceededMode=CANCEL_ONLY` over the order count) where one of the cancel and the new order succeeded and the other failed; `data` holds both results, and what succeeded stays done.',
+  CANCEL_REPLACE_FAILED: 'cancelReplace where the cancel failed (with STOP_ON_FAILURE nothing is placed) or both legs failed; `data` holds both results.',
+  SUBSCRIPTION_ACTIVE: 'A user-data subscription on a WS API connection that already has one.',
+  MAX_SUBSCRIPTION_ID: 'The 65536th user-data subscription of one WS API connection (ids are never reused on a connection).',
+  SUBSCRIPTION_INACTIVE: '`userDataStream.unsubscribe` with a `subscriptionId` the connection does not have.',
+  AMEND_QTY_INCREASE: '`order/amend/keepPriority` with a `newQty` above the order\'s quantity.',
+  AMEND_NO_CHANGE: '`order/amend/keepPriority` with a `newQty` equal to the order\'s quantity.',
+  CLIENT_ORDER_ID_MISMATCH: 'A query with both `orderId` and `origClientOrderId` where the order found by id has another client order id.',
+  LOGON_NOT_SUPPORTED: 'The session methods (`session.logon`, `session.status`, `session.logout`) and the unsigned `userDataStream.subscribe` on an HMAC account: they need an Ed25519 key (`account.ed25519_public_key_file`).',
+};
+
+/** A code as the reference names it, what it says about it, and where (a file of its docs repository, with the anchor). */
+export interface ReferenceCode {
+  readonly name: string;
+  readonly meaning: string;
+  readonly doc: string;
+}
+
+/** The reference's entry for every code of the table; null for a code the reference does not list. */
+export const REFERENCE_CODES: Readonly<Record<number, ReferenceCode | null>> = {
+  [-1000]: { name: 'UNKNOWN', meaning: 'An unknown error occurred while processing the request.', doc: 'errors.md#-1000-unknown' },
+  [-1002]: { name: 'UNAUTHORIZED', meaning: 'You are not authorized to execute this request.', doc: 'errors.md#-1002-unauthorized' },
+  [-1003]: { name: 'TOO_MANY_REQUESTS', meaning: 'Too many requests queued, too much request weight used, or the IP banned until a time for using way too much.', doc: 'errors.md#-1003-too_many_requests' },
+  [-1007]: { name: 'TIMEOUT', meaning: 'Timeout waiting for response from backend server: send status unknown, execution status unknown.', doc: 'errors.md#-1007-timeout' },
+  [-1013]: { name: 'INVALID_MESSAGE', meaning: 'The request is rejected by the API (it did not reach the matching engine): filter failures and other order checks.', doc: 'errors.md#-1013-invalid_message' },
+  [-1014]: { name: 'UNKNOWN_ORDER_COMPOSITION', meaning: 'Unsupported order combination.', doc: 'errors.md#-1014-unknown_order_composition' },
+  [-1015]: { name: 'TOO_MANY_ORDERS', meaning: 'Too many new orders; the message names the limit and its interval.', doc: 'errors.md#-1015-too_many_orders' },
+  [-1021]: { name: 'INVALID_TIMESTAMP', meaning: 'Timestamp for this request is outside of the recvWindow, or 1000 ms ahead of the server\'s time.', doc: 'errors.md#-1021-invalid_timestamp' },
+  [-1022]: { name: 'INVALID_SIGNATURE', meaning: 'Signature for this request is not valid.', doc: 'errors.md#-1022-invalid_signature' },
+  [-1100]: { name: 'ILLEGAL_CHARS', meaning: 'Illegal characters found in a parameter.', doc: 'errors.md#-1100-illegal_chars' },
+  [-1101]: { name: 'TOO_MANY_PARAMETERS', meaning: 'Too many parameters sent for this endpoint, or duplicate values for a parameter.', doc: 'errors.md#-1101-too_many_parameters' },
+  [-1102]: { name: 'MANDATORY_PARAM_EMPTY_OR_MALFORMED', meaning: 'A mandatory parameter was not sent, was empty/null, or malformed.', doc: 'errors.md#-1102-mandatory_param_empty_or_malformed' },
+  [-1106]: { name: 'PARAM_NOT_REQUIRED', meaning: 'A parameter was sent when not required.', doc: 'errors.md#-1106-param_not_required' },
+  [-1111]: { name: 'BAD_PRECISION', meaning: 'Parameter has too much precision.', doc: 'errors.md#-1111-bad_precision' },
+  [-1115]: { name: 'INVALID_TIF', meaning: 'Invalid timeInForce.', doc: 'errors.md#-1115-invalid_tif' },
+  [-1116]: { name: 'INVALID_ORDER_TYPE', meaning: 'Invalid orderType.', doc: 'errors.md#-1116-invalid_order_type' },
+  [-1117]: { name: 'INVALID_SIDE', meaning: 'Invalid side.', doc: 'errors.md#-1117-invalid_side' },
+  [-1120]: { name: 'BAD_INTERVAL', meaning: 'Invalid interval.', doc: 'errors.md#-1120-bad_interval' },
+  [-1121]: { name: 'BAD_SYMBOL', meaning: 'Invalid symbol.', doc: 'errors.md#-1121-bad_symbol' },
+  [-1125]: { name: 'INVALID_LISTEN_KEY', meaning: 'This listenKey does not exist.', doc: 'errors.md#-1125-invalid_listen_key' },
+  [-1127]: { name: 'MORE_THAN_XX_HOURS', meaning: 'Lookup interval is too big: more than the allowed hours between startTime and endTime.', doc: 'errors.md#-1127-more_than_xx_hours' },
+  [-1128]: { name: 'OPTIONAL_PARAMS_BAD_COMBO', meaning: 'Combination of optional parameters invalid.', doc: 'errors.md#-1128-optional_params_bad_combo' },
+  [-1130]: { name: 'INVALID_PARAMETER', meaning: 'Invalid data sent for a parameter.', doc: 'errors.md#-1130-invalid_parameter' },
+  [-1131]: { name: 'BAD_RECV_WINDOW', meaning: 'recvWindow must be less than 60000 (listed in the reference\'s changelog, not its errors.md; its rest-api.md: the value cannot be greater than 60000).', doc: 'CHANGELOG.md' },
+  [-1134]: { name: 'BAD_STRATEGY_TYPE', meaning: 'strategyType was less than 1000000.', doc: 'errors.md#-1134-bad_strategy_type' },
+  [-1135]: { name: 'INVALID_JSON', meaning: 'Invalid JSON Request.', doc: 'errors.md#-1135-invalid_json' },
+  [-1139]: { name: 'INVALID_TICKER_TYPE', meaning: 'Invalid ticker type.', doc: 'errors.md#-1139-invalid_ticker_type' },
+  [-1145]: { name: 'INVALID_CANCEL_RESTRICTIONS', meaning: 'cancelRestrictions has to be either ONLY_NEW or ONLY_PARTIALLY_FILLED.', doc: 'errors.md#-1145-invalid_cancel_restrictions' },
+  [-2010]: { name: 'NEW_ORDER_REJECTED', meaning: 'The matching engine refused the new order; the message says why (duplicate client id, insufficient balance, would take, market closed, MAX_NUM_ORDERS...).', doc: 'errors.md#-2010-new_order_rejected' },
+  [-2011]: { name: 'CANCEL_REJECTED', meaning: 'The matching engine refused the cancel; the message says why (unknown order, cancel restrictions).', doc: 'errors.md#-2011-cancel_rejected' },
+  [-2013]: { name: 'NO_SUCH_ORDER', meaning: 'Order does not exist.', doc: 'errors.md#-2013-no_such_order' },
+  [-2014]: { name: 'BAD_API_KEY_FMT', meaning: 'API-key format invalid.', doc: 'errors.md#-2014-bad_api_key_fmt' },
+  [-2015]: { name: 'REJECTED_MBX_KEY', meaning: 'Invalid API-key, IP, or permissions for action.', doc: 'errors.md#-2015-rejected_mbx_key' },
+  [-2021]: { name: 'Order cancel-replace partially failed', meaning: 'Either the cancellation or the new order placement failed, but not both.', doc: 'errors.md#-2021-order-cancel-replace-partially-failed' },
+  [-2022]: { name: 'Order cancel-replace failed', meaning: 'Both the cancellation and the new order placement failed.', doc: 'errors.md#-2022-order-cancel-replace-failed' },
+  [-2035]: { name: 'SUBSCRIPTION_ACTIVE', meaning: 'User Data Stream subscription already active.', doc: 'errors.md#-2035-subscription_active' },
+  [-2036]: { name: 'SUBSCRIPTION_INACTIVE', meaning: 'User Data Stream subscription not active.', doc: 'errors.md#-2036-subscription_inactive' },
+  [-2038]: { name: 'ORDER_AMEND_REJECTED', meaning: 'The matching engine refused the amend; the message says why (quantity increase, no change).', doc: 'errors.md#other-errors' },
+  [-2039]: { name: 'CLIENT_ORDER_ID_INVALID', meaning: 'Client order ID is not correct for this order ID.', doc: 'errors.md#-2039-client_order_id_invalid' },
+  [-2042]: { name: 'MAXIMUM_SUBSCRIPTION_IDS', meaning: 'Maximum subscription ID reached for this connection.', doc: 'errors.md#-2042-maximum_subscription_ids' },
+  [-4056]: null,
+};
