@@ -1,0 +1,73 @@
+// The slow-consumer cap counts frames the moment they are queued (issue 34): inside one
+// synchronous burst (a manual-clock advanceTime) no tick ends, so a cap that looked only at the
+// socket's buffer never saw a day of queued frames. A socket here holds what it is given and
+// sends nothing, as one whose reader has stopped.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { WebSocket } from 'ws';
+import { EARLY_WRITE_BYTES, MAX_BUFFERED_BYTES, Peer } from './ws-peer.ts';
+import { textFrame } from './frames.ts';
+
+interface Stalled {
+  readonly peer: Peer;
+  /** Bytes handed to the socket so far. */
+  written(): number;
+  cut(): number;
+  terminated(): boolean;
+}
+
+/** A peer over a socket that keeps every byte it is given (a reader that has stopped). */
+function stalledPeer(): Stalled {
+  let held = 0;
+  let cuts = 0;
+  let terminated = false;
+  const socket = { destroyed: false, write: (b: Buffer) => ((held += b.length), true) };
+  const ws = Object.assign(new EventEmitter(), {
+    readyState: 1,
+    OPEN: 1,
+    terminate() {
+      terminated = true;
+      ws.readyState = 3;
+    },
+  });
+  // ws's bufferedAmount: what its socket has not sent yet.
+  Object.defineProperty(ws, 'bufferedAmount', { get: () => held });
+  const peer = new Peer(ws as unknown as WebSocket, socket, 'market', 0, 0, () => void cuts++);
+  return { peer, written: () => held, cut: () => cuts, terminated: () => terminated };
+}
+
+test('frames queued in one synchronous burst count against the cap before the tick ends', () => {
+  const s = stalledPeer();
+  const frame = textFrame('x'.repeat(1000));
+  // Twice the cap, without yielding: the cut happens inside the loop.
+  for (let i = 0; i < (2 * MAX_BUFFERED_BYTES) / frame.length; i++) s.peer.sendFrame(frame);
+  assert.equal(s.cut(), 1, 'cut once');
+  assert.ok(s.terminated(), 'terminated');
+  assert.ok(s.written() <= MAX_BUFFERED_BYTES, `no more than the cap was written (${s.written()})`);
+});
+
+test('text payloads count too', () => {
+  const s = stalledPeer();
+  const text = 'y'.repeat(10_000);
+  for (let i = 0; i < (2 * MAX_BUFFERED_BYTES) / text.length; i++) s.peer.send(text);
+  assert.equal(s.cut(), 1);
+});
+
+test('a long burst is written as it goes, not held to the end of the tick', () => {
+  const s = stalledPeer();
+  const frame = textFrame('z'.repeat(1000));
+  for (let i = 0; i < (3 * EARLY_WRITE_BYTES) / frame.length; i++) s.peer.sendFrame(frame);
+  assert.ok(s.written() >= 2 * EARLY_WRITE_BYTES, `written during the burst (${s.written()})`);
+  assert.equal(s.cut(), 0);
+});
+
+test('a small send still waits for the end of the tick and leaves in one write', async () => {
+  const s = stalledPeer();
+  s.peer.send('{"a":1}');
+  s.peer.send('{"b":2}');
+  assert.equal(s.written(), 0);
+  await new Promise((resolve) => process.nextTick(resolve));
+  assert.equal(s.written(), 2 * (2 + 7));
+});
