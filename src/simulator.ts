@@ -159,7 +159,7 @@ export class Simulator {
         periodMs: MARKET_DATA_PUSH_MS,
         origin: () => 0,
         active: () => gateway.hasTimedMarketData(),
-        run: (now) => gateway.publishMarketData(now),
+        run: (now) => gateway.publishMarketData(now, this.scheduler.horizon()),
       }),
     );
     service.listenKeys.onExpiryChanged = () => this.scheduler.changed();
@@ -264,8 +264,9 @@ export class Simulator {
    */
   advanceTime(ms: number): void {
     checkAdvance(ms, this.config.sim.max_advance_ms);
-    if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
-    this.scheduler.advance(this.clock, ms);
+    const clock = this.clock;
+    if (!(clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
+    this.gateway.duringJump(() => this.scheduler.advance(clock, ms));
   }
 
   /** Counters of spec 1.7 and 4.5 (API.md section 3). */
