@@ -9,6 +9,8 @@ import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
 import { EARLY_WRITE_BYTES, MAX_BUFFERED_BYTES, Peer } from './ws-peer.ts';
 import { textFrame } from './frames.ts';
+import { ManualClock } from '../core/clock.ts';
+import { periodicTask, Scheduler } from '../time/scheduler.ts';
 
 interface Stalled {
   readonly peer: Peer;
@@ -46,6 +48,32 @@ test('frames queued in one synchronous burst count against the cap before the ti
   assert.equal(s.cut(), 1, 'cut once');
   assert.ok(s.terminated(), 'terminated');
   assert.ok(s.written() <= MAX_BUFFERED_BYTES, `no more than the cap was written (${s.written()})`);
+});
+
+test('inside one advanceTime, a reader that stopped is cut before the call returns', () => {
+  const s = stalledPeer();
+  const scheduler = new Scheduler();
+  const clock = new ManualClock(0);
+  // 100 KB of events every 100 ms: 10 MB in ten simulated seconds.
+  const events = textFrame('e'.repeat(100 * 1024));
+  let sentAfterCut = 0;
+  scheduler.register(
+    periodicTask({
+      name: 'events',
+      periodMs: 100,
+      origin: () => 0,
+      active: () => true,
+      run: () => {
+        if (s.cut() > 0) sentAfterCut++;
+        s.peer.sendFrame(events);
+      },
+    }),
+  );
+  scheduler.advance(clock, 10_000);
+  // Synchronous so far: no tick has ended, yet the cap saw the queued frames.
+  assert.equal(s.cut(), 1);
+  assert.ok(sentAfterCut > 0, 'the cut came during the advance');
+  assert.ok(s.written() <= MAX_BUFFERED_BYTES);
 });
 
 test('text payloads count too', () => {
