@@ -261,6 +261,7 @@ export class Simulator {
    * on the way happens at its own instant, in order (generator steps, depth batches, timed
    * faults, listen-key expiry), as if that much time had passed; it costs what happens, not how
    * long it spans. WebSocket heartbeats run on the wall clock, so no jump closes a connection.
+   * Streams see it as one step (docs/time.md "Streams during a jump").
    */
   advanceTime(ms: number): void {
     checkAdvance(ms, this.config.sim.max_advance_ms);
