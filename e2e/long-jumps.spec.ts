@@ -73,3 +73,15 @@ test('one advanceTime of a minute: the last state of each state stream, every ev
   book.apply(diffs[0]!);
   expect(book.levels()).toEqual({ bids: after.bids, asks: after.asks });
 });
+
+// The pushes' clock is the world's: after the fixture's reset (the manual clock back at START),
+// the second test's first jump pushes exactly as the first one's did.
+for (const world of ['first', 'second']) {
+  test(`a reset starts the pushes over: the ${world} test's first 100 ms push the candle and the tickers`, async ({ sim, client }) => {
+    const streams = await client.streams('btcusdt@kline_1s', 'btcusdt@ticker', 'btcusdt@depth5@100ms');
+    sim.advanceTime(100);
+    expect((await streams.nextOf<KlineEvent>('btcusdt@kline_1s')).E).toBe(START + 100);
+    expect((await streams.nextOf<WindowTickerEvent>('btcusdt@ticker')).E).toBe(START + 100);
+    expect((await streams.nextOf<PartialDepthEvent>('btcusdt@depth5@100ms')).bids.length).toBe(5);
+  });
+}

@@ -327,7 +327,7 @@ export class Simulator {
   reset(): void {
     this.outbox.reset();
     this.faults.clear();
-    this.gateway.dropConnections(['market', 'api', 'user']);
+    this.gateway.newWorld();
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
     this.core.current = new Exchange(this.config, now, this.core.history);

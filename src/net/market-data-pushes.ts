@@ -99,6 +99,17 @@ export class MarketDataPushes {
     private readonly exchange: () => Exchange,
   ) {}
 
+  /**
+   * A new world (sim.reset()): what was pushed before is forgotten. A manual clock goes back to
+   * its start, and the instants remembered from the world before (its last 100 ms period, its
+   * candles) would skip the new world's first pushes.
+   */
+  forget(): void {
+    this.lastTenth = this.lastSecond = this.lastTwoSeconds = -1;
+    this.klineOpen.clear();
+    this.arraySeen.clear();
+  }
+
   /** Whether a stream pushed on a period (all but aggTrade, which goes out with its trades) has a subscriber. */
   hasTimedSubscribers(): boolean {
     for (const name of this.streams.activeNames()) {

@@ -157,6 +157,12 @@ export class WsGateway implements EventDelivery {
 
   // ------------------------------------------------------------------ connections
 
+  /** A reset (sim.reset()): every connection is closed and the pushes start over. */
+  newWorld(): void {
+    this.dropConnections(['market', 'api', 'user']);
+    this.pushes.forget();
+  }
+
   /** Closes every connection of a kind (faults); returns how many. */
   dropConnections(kinds: readonly PeerKind[]): number {
     let n = 0;
