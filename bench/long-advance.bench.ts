@@ -12,6 +12,7 @@
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
@@ -61,6 +62,19 @@ async function drained(r: Reader): Promise<void> {
   }
 }
 
+/** POST /sim/v1/advance-time with no client-side timeout (fetch gives up after 300 s). */
+function advance(httpUrl: string, ms: number): Promise<number> {
+  const body = JSON.stringify({ ms });
+  return new Promise((resolve, reject) => {
+    const req = request(`${httpUrl}/sim/v1/advance-time`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 function memoryMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)![1]) / 1024;
@@ -81,9 +95,9 @@ async function scenario(spanMs: number, root: string | undefined) {
     await new Promise((done) => setTimeout(done, 500));
     const before = memoryMb(child.pid!);
     const t0 = performance.now();
-    const res = await fetch(`${urls.http}/sim/v1/advance-time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: spanMs }) });
+    const status = await advance(urls.http, spanMs);
     const seconds = (performance.now() - t0) / 1000;
-    if (!res.ok) throw new Error(`advance-time answered ${res.status}: ${await res.text()}`);
+    if (status !== 200) throw new Error(`advance-time answered ${status}`);
     const after = memoryMb(child.pid!);
     const stats = ((await (await fetch(`${urls.http}/sim/v1/stats`)).json()) as { result: { slowConsumersDisconnected: number } }).result;
     await drained(reading);
