@@ -91,6 +91,15 @@ test('a long burst is written as it goes, not held to the end of the tick', () =
   assert.equal(s.cut(), 0);
 });
 
+test('one frame larger than the cap goes out on a connection with nothing waiting', () => {
+  const s = stalledPeer();
+  s.peer.send('b'.repeat(MAX_BUFFERED_BYTES + 1));
+  assert.equal(s.cut(), 0);
+  assert.ok(s.written() > MAX_BUFFERED_BYTES);
+  s.peer.send('{}');
+  assert.equal(s.cut(), 1, 'the next one waits behind it: cut');
+});
+
 test('a small send still waits for the end of the tick and leaves in one write', async () => {
   const s = stalledPeer();
   s.peer.send('{"a":1}');

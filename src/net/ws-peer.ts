@@ -112,12 +112,14 @@ export class Peer {
     const ws = this.ws;
     if (ws.readyState !== ws.OPEN) return;
     // What the socket holds plus what this tick queued: the frames of one synchronous burst
-    // count before any of them is written.
-    const queued = this.pendingBytes + item.length;
-    if (ws.bufferedAmount + queued > MAX_BUFFERED_BYTES) {
+    // count before any of them is written. A frame on a connection with nothing waiting goes
+    // out whatever its size (one large reply is not a slow reader).
+    const waiting = ws.bufferedAmount + this.pendingBytes;
+    if (waiting > 0 && waiting + item.length > MAX_BUFFERED_BYTES) {
       this.cutOff();
       return;
     }
+    const queued = this.pendingBytes + item.length;
     if (!this.flushQueued) {
       this.flushQueued = true;
       if (flushDue.length === 0) process.nextTick(flushQueued);
