@@ -3,7 +3,9 @@
 // session.logout ending that subscription with eventStreamTerminated), and the legacy listen
 // key of spec 3.2 (POST / PUT / DELETE, `/ws/<listenKey>` raw events, `/stream?streams=<key>`
 // wrapped ones, executionReport before outboundAccountPosition, listenKeyExpired when the
-// validity passes, PUT extending it).
+// validity passes, PUT extending it). Every block runs on the simulated clock: signed requests
+// carry its time, so a loaded machine that delays a request never puts it outside recvWindow,
+// and a key expires only when a test moves the clock; everything else is awaited.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +32,7 @@ const LIMIT_BUY = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 
 
 for (const scheme of SCHEMES) {
   test.describe(`${scheme}, Ed25519 account`, () => {
-    const test = wsTestWith({ account: { ed25519_public_key_file: publicKeyFile } });
+    const test = wsTestWith({ clock: 'manual', account: { ed25519_public_key_file: publicKeyFile } });
     test.use({ scheme });
 
     test('session.logon, requests with only a timestamp, userDataStream.subscribe, session.logout with eventStreamTerminated', async ({ sim, connect }) => {
@@ -124,6 +126,7 @@ for (const scheme of SCHEMES) {
   });
 
   test.describe(`${scheme}, listen key`, () => {
+    const test = wsTestWith({ clock: 'manual' });
     test.use({ scheme });
 
     test('POST, /ws/<listenKey> (or SUBSCRIBE) raw events and /stream?streams=<listenKey> wrapped ones, executionReport before outboundAccountPosition, PUT, DELETE', async ({ sim, connect, rest }) => {
@@ -183,8 +186,8 @@ for (const scheme of SCHEMES) {
   });
 
   test.describe(`${scheme}, short listen key validity`, () => {
-    // The simulated clock: on the wall clock a 300 ms key could expire while a loaded machine is
-    // still opening the connections that subscribe to it.
+    // On the wall clock a 300 ms key could expire while a loaded machine is still opening the
+    // connections that subscribe to it.
     const test = wsTestWith({ clock: 'manual', listen_key_validity_ms: 300 });
     test.use({ scheme });
 

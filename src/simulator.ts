@@ -166,7 +166,7 @@ export class Simulator {
         periodMs: MARKET_DATA_PUSH_MS,
         origin: () => 0,
         active: () => gateway.hasTimedMarketData(),
-        run: (now) => gateway.publishMarketData(now),
+        run: (now) => gateway.publishMarketData(now, this.scheduler.horizon()),
       }),
     );
     service.listenKeys.onExpiryChanged = () => this.scheduler.changed();
@@ -275,11 +275,13 @@ export class Simulator {
    * on the way happens at its own instant, in order (generator steps, depth batches, timed
    * faults, listen-key expiry), as if that much time had passed; it costs what happens, not how
    * long it spans. WebSocket heartbeats run on the wall clock, so no jump closes a connection.
+   * Streams see it as one step (docs/time.md "Streams during a jump").
    */
   advanceTime(ms: number): void {
     checkAdvance(ms, this.config.sim.max_advance_ms);
-    if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
-    this.scheduler.advance(this.clock, ms);
+    const clock = this.clock;
+    if (!(clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
+    this.gateway.duringJump(() => this.scheduler.advance(clock, ms));
   }
 
   /** The stats line's counters (orders, fills, requests, refusals...), each fault's, and `sinceMark` (since `mark()`). */
@@ -330,7 +332,7 @@ export class Simulator {
   reset(): void {
     this.outbox.reset();
     this.faults.clear();
-    this.gateway.dropConnections(['market', 'api', 'user']);
+    this.gateway.newWorld();
     if (this.clock instanceof ManualClock) this.clock.rewind();
     const now = this.clock.now();
     this.core.current = new Exchange(this.config, now, this.core.history);

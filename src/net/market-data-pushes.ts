@@ -26,6 +26,19 @@ export const MARKET_DATA_PUSH_MS = 100;
 const WINDOWS = { '1h': HOUR_MS, '4h': 4 * HOUR_MS, '1d': DAY_MS } as const;
 type WindowName = keyof typeof WINDOWS;
 
+/**
+ * Which periods came round at an instant, and which of their pushes go out: `tenth`, `second`
+ * and `two` (100 ms, 1 s, 2 s) unless the same period comes round again before the horizon;
+ * `secondPassed` and `twoPassed` whether or not.
+ */
+interface Due {
+  readonly tenth: boolean;
+  readonly second: boolean;
+  readonly two: boolean;
+  readonly secondPassed: boolean;
+  readonly twoPassed: boolean;
+}
+
 /** What one stream name publishes. */
 export type StreamSpec =
   | { readonly kind: 'aggTrade'; readonly symbol: string }
@@ -86,6 +99,17 @@ export class MarketDataPushes {
     private readonly exchange: () => Exchange,
   ) {}
 
+  /**
+   * A new world (sim.reset()): what was pushed before is forgotten. A manual clock goes back to
+   * its start, and the instants remembered from the world before (its last 100 ms period, its
+   * candles) would skip the new world's first pushes.
+   */
+  forget(): void {
+    this.lastTenth = this.lastSecond = this.lastTwoSeconds = -1;
+    this.klineOpen.clear();
+    this.arraySeen.clear();
+  }
+
   /** Whether a stream pushed on a period (all but aggTrade, which goes out with its trades) has a subscriber. */
   hasTimedSubscribers(): boolean {
     for (const name of this.streams.activeNames()) {
@@ -95,8 +119,14 @@ export class MarketDataPushes {
     return false;
   }
 
-  /** Pushes whatever is due at `now` (the simulator's clock). */
-  publish(now: number): void {
+  /**
+   * Pushes whatever is due at `now` (the simulator's clock). `horizon`: the instant the clock
+   * reaches before a client can observe anything (the end of a manual-clock jump; -Infinity on
+   * the wall clock). A push of state whose stream pushes again at or before it is left out:
+   * a client would only ever see the later one (docs/time.md, "Streams during a jump"). Events
+   * (a candle's final `x: true` form) always go out.
+   */
+  publish(now: number, horizon = -Infinity): void {
     const tenth = Math.floor(now / 100);
     if (tenth === this.lastTenth) return;
     this.lastTenth = tenth;
@@ -106,33 +136,43 @@ export class MarketDataPushes {
     const two = Math.floor(now / 2000);
     const twoDue = two !== this.lastTwoSeconds;
     this.lastTwoSeconds = two;
+    const due: Due = {
+      tenth: (tenth + 1) * 100 > horizon,
+      second: secondDue && (second + 1) * 1000 > horizon,
+      two: twoDue && (two + 1) * 2000 > horizon,
+      secondPassed: secondDue,
+      twoPassed: twoDue,
+    };
     for (const name of this.streams.activeNames()) {
       const spec = this.specs.get(name);
       if (spec === undefined) continue;
-      const payload = this.payload(name, spec, now, secondDue, twoDue);
+      const payload = this.payload(name, spec, now, due);
       if (payload !== null) this.streams.send(name, payload);
     }
     for (const name of this.klineOpen.keys()) if (!this.streams.hasSubscribers(name)) this.klineOpen.delete(name);
     for (const name of this.arraySeen.keys()) if (!this.streams.hasSubscribers(name)) this.arraySeen.delete(name);
   }
 
-  private payload(name: string, spec: StreamSpec, now: number, secondDue: boolean, twoDue: boolean): string | null {
+  private payload(name: string, spec: StreamSpec, now: number, due: Due): string | null {
     const core = this.exchange();
     switch (spec.kind) {
       case 'aggTrade':
         return null;
-      case 'kline':
-        return this.kline(name, spec, core, now, spec.interval.name === '1s' ? secondDue : twoDue);
+      case 'kline': {
+        const oneSecond = spec.interval.name === '1s';
+        return this.kline(name, spec, core, now, oneSecond ? due.secondPassed : due.twoPassed, oneSecond ? due.second : due.two);
+      }
       case 'partialDepth': {
-        if (spec.periodMs === 1000 && !secondDue) return null;
+        if (!(spec.periodMs === 1000 ? due.second : due.tenth)) return null;
         const snap = depthSnapshot(core.state, spec.symbol, spec.levels, 'live');
         return 'lastUpdateId' in snap ? partialDepthEvent(core.instrument(spec.symbol)!, snap) : null;
       }
       case 'allMini':
       case 'allWindow':
-        return secondDue ? this.array(name, spec, core, now) : null;
+        // Left out, an array's symbols stay changed and join the next one that goes out.
+        return due.second ? this.array(name, spec, core, now) : null;
       default: {
-        if (!secondDue) return null;
+        if (!due.second) return null;
         const inst = core.instrument(spec.symbol)!;
         return JSON.stringify(this.ticker(spec, inst, core, now));
       }
@@ -147,8 +187,12 @@ export class MarketDataPushes {
     return tickerEvent(inst, md, bookTicker(core.state, inst.symbol) as Touch, now);
   }
 
-  /** The open candle on its period; first, when a candle closed since the last push, its final `x: true` form. */
-  private kline(name: string, spec: Extract<StreamSpec, { kind: 'kline' }>, core: Exchange, now: number, due: boolean): string | null {
+  /**
+   * The open candle on its period (`passed`; sent when `due`, that is unless a later push replaces
+   * it before anyone can see it); first, when a candle closed since the last push, its final
+   * `x: true` form, which always goes out.
+   */
+  private kline(name: string, spec: Extract<StreamSpec, { kind: 'kline' }>, core: Exchange, now: number, passed: boolean, due: boolean): string | null {
     const inst = core.instrument(spec.symbol)!;
     const md = core.marketData.of(inst.index);
     const open = openTimeOf(spec.interval, spec.tz, now);
@@ -161,9 +205,9 @@ export class MarketDataPushes {
       if (closed !== null) this.streams.send(name, closed, open);
       this.klineOpen.set(name, open);
     }
-    if (!due) return null;
+    if (!passed) return null;
     this.klineOpen.set(name, open);
-    return klineEvent(inst, md, spec.interval, spec.tz, open, now, false);
+    return due ? klineEvent(inst, md, spec.interval, spec.tz, open, now, false) : null;
   }
 
   private array(name: string, spec: Extract<StreamSpec, { kind: 'allMini' | 'allWindow' }>, core: Exchange, now: number): string | null {

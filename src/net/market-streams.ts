@@ -15,6 +15,7 @@ import { streamEventInUnit, type TimeUnit } from '../api/time-unit.ts';
 import { textFrame } from './frames.ts';
 import { CLOSE_POLICY, type Peer } from './ws-peer.ts';
 import type { StreamFanOut } from './market-data-pushes.ts';
+import { HeldDepth } from './held-depth.ts';
 
 /** binance-facts §5: 1024 streams per connection, 5 incoming messages per second. */
 export const MAX_STREAMS_PER_CONNECTION = 1024;
@@ -47,6 +48,8 @@ export class MarketStreams implements StreamFanOut {
   private readonly subscribers = new Map<string, Set<MarketConnection>>();
   readonly connections = new Set<MarketConnection>();
   private readonly validStreams: ReadonlySet<string>;
+  /** Depth diffs and touches held through a manual-clock jump (null: sent as they come). */
+  private held: HeldDepth | null = null;
 
   constructor(
     symbols: readonly string[],
@@ -248,24 +251,54 @@ export class MarketStreams implements StreamFanOut {
 
   // ------------------------------------------------------------------ publishing
 
+  /**
+   * From now until `releaseDepth()` (one manual-clock jump), depth diffs merge per symbol and
+   * bookTicker keeps each symbol's last touch (./held-depth.ts): a client reads nothing until the
+   * jump ends, and what it needs then is where the book is, not every 100 ms step on the way.
+   */
+  holdDepth(): void {
+    this.held ??= new HeldDepth();
+  }
+
+  /** Sends what was held: one diff and one bookTicker per symbol that changed. */
+  releaseDepth(): void {
+    const held = this.held;
+    if (held === null) return;
+    this.held = null;
+    const { diffs, touches } = held.take();
+    this.publishBatch(diffs, touches);
+  }
+
   /** One depth batch: a `depthUpdate` per changed symbol, `bookTicker` per changed touch. */
   publishBatch(diffs: readonly DepthDiff[], touches: readonly Touch[]): void {
     if (this.subscribers.size === 0) return;
+    const held = this.held;
     for (const diff of diffs) {
       const symbol = diff.symbol.toLowerCase();
-      let payload: string | null = null;
-      for (const suffix of DEPTH_SUFFIXES) {
-        const name = symbol + suffix;
-        const subs = this.subscribers.get(name);
-        if (subs === undefined || subs.size === 0) continue;
-        payload ??= this.wire.depthUpdate(diff);
-        this.fanOut(name, payload, subs);
+      if (!DEPTH_SUFFIXES.some((suffix) => this.hasSubscribers(symbol + suffix))) continue;
+      if (held === null) this.sendDiff(symbol, diff);
+      else {
+        const gap = held.add(diff);
+        if (gap !== null) this.sendDiff(symbol, gap);
       }
     }
     for (const touch of touches) {
       const name = `${touch.symbol.toLowerCase()}@bookTicker`;
       const subs = this.subscribers.get(name);
-      if (subs !== undefined && subs.size > 0) this.fanOut(name, this.wire.bookTicker(touch), subs);
+      if (subs === undefined || subs.size === 0) continue;
+      if (held === null) this.fanOut(name, this.wire.bookTicker(touch), subs);
+      else held.addTouch(touch);
+    }
+  }
+
+  private sendDiff(symbol: string, diff: DepthDiff): void {
+    let payload: string | null = null;
+    for (const suffix of DEPTH_SUFFIXES) {
+      const name = symbol + suffix;
+      const subs = this.subscribers.get(name);
+      if (subs === undefined || subs.size === 0) continue;
+      payload ??= this.wire.depthUpdate(diff);
+      this.fanOut(name, payload, subs);
     }
   }
 

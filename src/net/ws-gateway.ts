@@ -119,9 +119,25 @@ export class WsGateway implements EventDelivery {
     return this.pushes.hasTimedSubscribers();
   }
 
-  /** The timed market-data pushes due at `now` (the simulator's clock; called by the scheduler). */
-  publishMarketData(now: number): void {
-    this.pushes.publish(now);
+  /**
+   * The timed market-data pushes due at `now` (the simulator's clock; called by the scheduler);
+   * `horizon`: where the jump under way ends (see Scheduler.horizon).
+   */
+  publishMarketData(now: number, horizon = -Infinity): void {
+    this.pushes.publish(now, horizon);
+  }
+
+  /**
+   * Runs one manual-clock jump with the depth streams held (MarketStreams.holdDepth): each
+   * symbol's diffs go out merged, and its last bookTicker, when the jump ends.
+   */
+  duringJump(jump: () => void): void {
+    this.market.holdDepth();
+    try {
+      jump();
+    } finally {
+      this.market.releaseDepth();
+    }
   }
 
   publishAccount(events: readonly CoreEvent[]): void {
@@ -141,6 +157,12 @@ export class WsGateway implements EventDelivery {
   }
 
   // ------------------------------------------------------------------ connections
+
+  /** A reset (sim.reset()): every connection is closed and the pushes start over. */
+  newWorld(): void {
+    this.dropConnections(['market', 'api', 'user']);
+    this.pushes.forget();
+  }
 
   /** Closes every connection of a kind (faults); returns how many. */
   dropConnections(kinds: readonly PeerKind[]): number {

@@ -2,6 +2,9 @@
 // routing"; issue: bounded queues per connection): a cap on the bytes queued for it (a consumer
 // that stops reading is cut off instead of growing the server's memory or slowing anyone
 // else), the ping/pong bookkeeping of spec 3.3, and a counter of incoming messages per second.
+// The cap counts a frame the moment it is queued, not when the tick ends: a manual-clock
+// `advanceTime` is one synchronous call, and a day of events queued inside it never reached the
+// socket's buffer, where the cap looked (issue 34: 800 MB for a paused reader of 7 streams).
 // A pong keeps the connection alive only when it echoes the payload of a ping the server sent
 // (binance-facts §5); unsolicited pongs and pongs with another payload are accepted but do not.
 
@@ -13,6 +16,14 @@ export type PeerKind = 'market' | 'api' | 'user';
 
 /** A connection whose unsent bytes pass this is closed (slow consumer). */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * Frames queued past this many bytes in one tick are written at once instead of at the end of
+ * the tick: a long synchronous burst (an `advanceTime` with the generator on) reaches the socket
+ * as it goes, so a client that reads (in another process) keeps up, as under wall-clock load,
+ * and one that does not shows in the socket's buffer and is cut. Far above what a tick queues
+ * under wall-clock load, where one write per tick stays the rule.
+ */
+export const EARLY_WRITE_BYTES = 256 * 1024;
 /** Largest frame a client may send. */
 export const MAX_FRAME_BYTES = 64 * 1024;
 
@@ -32,7 +43,7 @@ let flushDue: Peer[] = [];
 function flushQueued(): void {
   const peers = flushDue;
   flushDue = [];
-  for (let i = 0; i < peers.length; i++) peers[i]!.flush();
+  for (let i = 0; i < peers.length; i++) peers[i]!.endTick();
 }
 
 export class Peer {
@@ -57,6 +68,10 @@ export class Peer {
    * (strings, framed at the flush) and whole frames from `textFrame` (Buffers).
    */
   private pending: (string | Buffer)[] = [];
+  /** The bytes in `pending` (a string counted by its length: its frame is at least that). */
+  private pendingBytes = 0;
+  /** In `flushDue` already (an early write empties `pending` but leaves it there). */
+  private flushQueued = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -96,15 +111,23 @@ export class Peer {
     if (this.closed) return;
     const ws = this.ws;
     if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+    // What the socket holds plus what this tick queued: the frames of one synchronous burst
+    // count before any of them is written. A frame on a connection with nothing waiting goes
+    // out whatever its size (one large reply is not a slow reader).
+    const waiting = ws.bufferedAmount + this.pendingBytes;
+    if (waiting > 0 && waiting + item.length > MAX_BUFFERED_BYTES) {
       this.cutOff();
       return;
     }
-    if (this.pending.length === 0) {
+    const queued = this.pendingBytes + item.length;
+    if (!this.flushQueued) {
+      this.flushQueued = true;
       if (flushDue.length === 0) process.nextTick(flushQueued);
       flushDue.push(this);
     }
     this.pending.push(item);
+    this.pendingBytes = queued;
+    if (queued >= EARLY_WRITE_BYTES) this.flush();
   }
 
   /**
@@ -117,6 +140,7 @@ export class Peer {
     const items = this.pending;
     if (items.length === 0) return;
     this.pending = [];
+    this.pendingBytes = 0;
     const ws = this.ws;
     if (this.closed || ws.readyState !== ws.OPEN) return;
     const socket = this.socket;
@@ -126,6 +150,12 @@ export class Peer {
       return;
     }
     socket.write(framesOf(items));
+  }
+
+  /** The end of the tick: what it queued is written (flushQueued calls this once per tick). */
+  endTick(): void {
+    this.flushQueued = false;
+    this.flush();
   }
 
   /** Counts one incoming message; false once more than `perSecond` arrived in this second. */
@@ -188,6 +218,10 @@ export class Peer {
   }
 
   private cutOff(): void {
+    // What it queued is dropped, not written: its memory is freed now.
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.closed = true;
     this.onSlow(this);
     // terminate(): a close frame would only queue behind the data the peer is not reading.
     this.ws.terminate();

@@ -51,6 +51,20 @@ export class Scheduler {
   private readonly listeners = new Set<() => void>();
   /** How many instants the scheduler has stopped at (for benchmarks and tests). */
   stops = 0;
+  /** The clock an `advance` is moving and the span it has left (null: no advance runs). */
+  private advancing: { readonly clock: SteppedClock; left: number } | null = null;
+
+  /**
+   * The instant the clock reaches before any client can observe it: inside `advance`, where that
+   * call ends (one synchronous call: nothing is read, written or answered until it returns);
+   * otherwise -Infinity (on the wall clock every instant can be observed). A push of state that
+   * another push of the same stream will replace at or before this instant can be left out:
+   * what a client sees after the call is the same (docs/time.md, "Streams during a jump").
+   */
+  horizon(): number {
+    const a = this.advancing;
+    return a === null ? -Infinity : a.clock.now() + a.left;
+  }
 
   /** Adds a task after those already registered (it runs after them at a shared instant); returns its removal. */
   register(task: TimedTask): () => void {
@@ -102,22 +116,27 @@ export class Scheduler {
    * offset (a timed `set_clock_offset_ms`): the remaining span is elapsed time, not a target.
    */
   advance(clock: SteppedClock, ms: number): void {
-    let left = ms;
-    let now = clock.now();
-    if (this.nextDue(now) <= now) {
-      this.runAt(now);
-      now = clock.now();
+    const state = { clock, left: ms };
+    this.advancing = state;
+    try {
+      let now = clock.now();
+      if (this.nextDue(now) <= now) {
+        this.runAt(now);
+        now = clock.now();
+      }
+      for (;;) {
+        const step = Math.max(this.nextDue(now) - now, 1);
+        if (step > state.left) break;
+        clock.advance(step);
+        state.left -= step;
+        this.runAt(clock.now());
+        // read again: a task may have moved the clock's offset
+        now = clock.now();
+      }
+      if (state.left > 0) clock.advance(state.left);
+    } finally {
+      this.advancing = null;
     }
-    for (;;) {
-      const step = Math.max(this.nextDue(now) - now, 1);
-      if (step > left) break;
-      clock.advance(step);
-      left -= step;
-      this.runAt(clock.now());
-      // read again: a task may have moved the clock's offset
-      now = clock.now();
-    }
-    if (left > 0) clock.advance(left);
   }
 
   /** The registered tasks and their next instants after `after` (diagnostics). */
