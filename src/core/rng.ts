@@ -6,16 +6,23 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 
 type Generator = ReturnType<typeof xoroshiro128plus>;
 
+/**
+ * No public member names pure-rand's types: the package's declarations reach this file, and
+ * pure-rand's subpath modules cannot be resolved under a consumer's `moduleResolution: node10`
+ * (a CommonJS project's default), which would fail its `tsc`.
+ */
 export class Rng {
-  private readonly generator: Generator;
+  private generator: Generator;
 
-  constructor(seed: number, from?: Generator) {
-    this.generator = from ?? xoroshiro128plus(seed);
+  constructor(seed: number) {
+    this.generator = xoroshiro128plus(seed);
   }
 
   /** A generator at this one's state: both draw the same sequence from here on. */
   clone(): Rng {
-    return new Rng(0, this.generator.clone());
+    const copy = new Rng(0);
+    copy.generator = this.generator.clone();
+    return copy;
   }
 
   /** Uniform in [0, 1). */
