@@ -22,6 +22,13 @@ export class AccountOrder {
   updateTime: number;
   workingTime = -1;
   expiryReason: ExpiryReason = 'NONE';
+  // Issue 33 (order_types = "reference"): 0 / -1 / 0n when unused.
+  stopPrice = 0;
+  icebergQty = 0;
+  trailingDelta = 0;
+  trailingTime = -1;
+  orderListId = -1;
+  quoteOrderQty = 0n;
 
   constructor(
     readonly orderId: number,
@@ -57,6 +64,12 @@ export class AccountOrder {
       workingTime: this.workingTime,
       isWorking: this.workingTime >= 0,
       expiryReason: this.expiryReason,
+      stopPrice: this.stopPrice,
+      icebergQty: this.icebergQty,
+      trailingDelta: this.trailingDelta,
+      trailingTime: this.trailingTime,
+      orderListId: this.orderListId,
+      quoteOrderQty: this.quoteOrderQty,
     };
   }
 }

@@ -191,6 +191,13 @@ export class KeptOrderRows {
       workingTime,
       isWorking: workingTime >= 0,
       expiryReason,
+      // Issue 33's fields: the core fills them in for kept conditional and listed orders.
+      stopPrice: 0,
+      icebergQty: 0,
+      trailingDelta: 0,
+      trailingTime: -1,
+      orderListId: -1,
+      quoteOrderQty: 0n,
     };
   }
 
