@@ -30,7 +30,7 @@ export interface RunResult {
 }
 
 /** A final book as a comparable string: level counts, resting lots and a hash of every [price, lots]. */
-export function digest(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyArray<readonly [number, number]>): string {
+function digest(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyArray<readonly [number, number]>): string {
   let h = 0;
   let lots = 0;
   for (const [p, q] of bids) {

@@ -1,4 +1,4 @@
-// What the load processes share (bench/ws-client.ts, bench/rest-client.ts, bench/soak-client.ts,
+// What the load processes share (bench/ws-client.ts, bench/rest-client.ts, bench/soak/client.ts,
 // forked by the benches): serving the bench process's jobs over IPC, WebSocket connections
 // opened the way a lean client opens them, the readers that pick fields out of a reply's bytes
 // without JSON.parse, signed WS API frames, CPU shares, and small utilities. Kept here once so

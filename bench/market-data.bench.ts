@@ -9,13 +9,19 @@
 //   memory    RSS growth of one symbol's model holding 1,000,000 kept trades (a child process
 //             per measurement, after gc)
 //
-//   npx tsx --expose-gc bench/market-data.bench.ts
+// It prints them and writes bench/results/market-data.json (bench/report.ts puts them in
+// bench/REPORT.md).
+//
+//   npx tsx --expose-gc bench/market-data.bench.ts [--no-json]        npm run bench (with the others)
 
 import { createServer, request, Agent } from 'node:http';
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startSimulator, type SimConfigInput } from '../src/index.ts';
 import { NO_HISTORY, SymbolMarketData } from '../src/core/market/index.ts';
+import { flag, runInfo, writeResults } from './support.ts';
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
@@ -55,7 +61,14 @@ async function rate(port: number, path: string, ms: number): Promise<number> {
   return n / (ms / 1000);
 }
 
-async function klinesVsHello(): Promise<void> {
+interface KlinesFigures {
+  readonly bytes: number;
+  readonly reqPerSec: number;
+  readonly helloReqPerSec: number;
+  readonly sameBytesReqPerSec: number;
+}
+
+async function klinesVsHello(): Promise<KlinesFigures> {
   const hello = createServer((_, res) => res.end('hello'));
   await new Promise<void>((r) => hello.listen(0, '127.0.0.1', r));
   const helloPort = (hello.address() as { port: number }).port;
@@ -78,6 +91,7 @@ async function klinesVsHello(): Promise<void> {
   await sim.stop();
   hello.close();
   same.close();
+  return { bytes: body.length, reqPerSec: klines, helloReqPerSec: bare, sameBytesReqPerSec: bytes };
 }
 
 function twentySymbols(): SimConfigInput {
@@ -94,7 +108,7 @@ function twentySymbols(): SimConfigInput {
   return { sim: { port: 0, tls_port: 0, start_mid: '1000', symbols: {}, account: { balances: {} }, limits: { weight_per_minute: 100_000_000 } }, instruments } as SimConfigInput;
 }
 
-async function allTickers(): Promise<void> {
+async function allTickers(): Promise<{ readonly handlerP50Ms: number; readonly httpP50Ms: number }> {
   const sim = await startSimulator({ config: twentySymbols() });
   const service = sim.service;
   const endpoint = (await import('../src/api/endpoints.ts')).REST_ROUTES.get('GET /api/v3/ticker/24hr')!;
@@ -114,11 +128,19 @@ async function allTickers(): Promise<void> {
     http.push(performance.now() - t);
   }
   agent.destroy();
-  console.log(`ticker/24hr, 20 symbols with a day of history: handler p50 ${p50(handler.slice(50)).toFixed(3)} ms; over HTTP p50 ${p50(http.slice(50)).toFixed(3)} ms (target < 1 ms)`);
+  const figures = { handlerP50Ms: p50(handler.slice(50)), httpP50Ms: p50(http.slice(50)) };
+  console.log(`ticker/24hr, 20 symbols with a day of history: handler p50 ${figures.handlerP50Ms.toFixed(3)} ms; over HTTP p50 ${figures.httpP50Ms.toFixed(3)} ms (target < 1 ms)`);
   await sim.stop();
+  return figures;
 }
 
-async function startAndReset(): Promise<void> {
+/** p50s in ms, with the default day of history and without. */
+interface StartResetFigures {
+  readonly start: { readonly historyP50Ms: number; readonly noHistoryP50Ms: number };
+  readonly reset: { readonly historyP50Ms: number; readonly noHistoryP50Ms: number };
+}
+
+async function startAndReset(): Promise<StartResetFigures> {
   const config = (minutes: number): SimConfigInput => ({ sim: { port: 0, tls_port: 0, history: { minutes } } });
   for (const m of [1440, 0]) await (await startSimulator({ config: config(m) })).stop();
   const starts: Record<number, number[]> = { 1440: [], 0: [] };
@@ -139,6 +161,10 @@ async function startAndReset(): Promise<void> {
   const f = (x: number) => x.toFixed(2);
   console.log(`startSimulator p50: history 1440 min ${f(p50(starts[1440]!))} ms, none ${f(p50(starts[0]!))} ms (target < 5 ms)`);
   console.log(`reset p50: history 1440 min ${f(p50(resets[1440]!))} ms, none ${f(p50(resets[0]!))} ms (target < 2 ms)`);
+  return {
+    start: { historyP50Ms: p50(starts[1440]!), noHistoryP50Ms: p50(starts[0]!) },
+    reset: { historyP50Ms: p50(resets[1440]!), noHistoryP50Ms: p50(resets[0]!) },
+  };
 }
 
 function memoryChild(trades: number): string {
@@ -152,7 +178,8 @@ function memoryChild(trades: number): string {
   return JSON.stringify({ rss: after.rss - before.rss, buffers: after.arrayBuffers - before.arrayBuffers, heap: after.heapUsed - before.heapUsed, kept: md.tape.size });
 }
 
-function memory(): void {
+/** Growth in MiB of one symbol's model holding a million kept trades over an empty one. */
+function memory(): { readonly rssMiB: number; readonly typedArraysMiB: number; readonly heapMiB: number } {
   const run = (n: number) => {
     const out = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename, '--memory-child', String(n)], { encoding: 'utf8' });
     if (out.status !== 0) throw new Error(out.stderr);
@@ -160,17 +187,41 @@ function memory(): void {
   };
   const million = run(1_000_000);
   const none = run(0);
-  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  const mib = (bytes: number) => bytes / 2 ** 20;
+  const growth = { rssMiB: mib(million.rss - none.rss), typedArraysMiB: mib(million.buffers - none.buffers), heapMiB: mib(million.heap - none.heap) };
   console.log(
-    `1,000,000 kept trades (one symbol, ${million.kept} kept): RSS +${mib(million.rss - none.rss)} MiB, typed arrays +${mib(million.buffers - none.buffers)} MiB, JS heap +${mib(million.heap - none.heap)} MiB over an empty model (target < 40 MiB)`,
+    `1,000,000 kept trades (one symbol, ${million.kept} kept): RSS +${growth.rssMiB.toFixed(1)} MiB, typed arrays +${growth.typedArraysMiB.toFixed(1)} MiB, JS heap +${growth.heapMiB.toFixed(1)} MiB over an empty model (target < 40 MiB)`,
   );
+  return growth;
 }
 
 if (process.argv[2] === '--memory-child') {
   console.log(memoryChild(Number(process.argv[3])));
 } else {
-  await klinesVsHello();
-  await allTickers();
-  await startAndReset();
-  memory();
+  const loadAtStart = loadavg();
+  const wallStart = performance.now();
+  const klines = await klinesVsHello();
+  const tickers = await allTickers();
+  const { start, reset } = await startAndReset();
+  const keptTrades = memory();
+  const target = (value: number, limit: string, met: boolean) => ({ value, target: limit, met });
+  if (flag('no-json') === undefined) {
+    writeResults(join(import.meta.dirname, 'results', 'market-data.json'), {
+      ...runInfo('market-data'),
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
+      wallSeconds: (performance.now() - wallStart) / 1000,
+      klines: { ...klines, ratioToHello: klines.reqPerSec / klines.helloReqPerSec, ratioToSameBytes: klines.reqPerSec / klines.sameBytesReqPerSec },
+      tickers: { symbols: 20, ...tickers },
+      start,
+      reset,
+      keptTrades: { trades: 1_000_000, ...keptTrades },
+      targets: {
+        klines: target(klines.reqPerSec / klines.helloReqPerSec, '>= 0.5x hello', klines.reqPerSec / klines.helloReqPerSec >= 0.5),
+        tickers: target(tickers.httpP50Ms, '< 1 ms', tickers.httpP50Ms < 1),
+        start: target(start.historyP50Ms, '< 5 ms', start.historyP50Ms < 5),
+        reset: target(reset.historyP50Ms, '< 2 ms', reset.historyP50Ms < 2),
+        keptTrades: target(keptTrades.rssMiB, '< 40 MiB', keptTrades.rssMiB < 40),
+      },
+    });
+  }
 }

@@ -1,7 +1,7 @@
 // The median of several runs of one benchmark (issue 7: "median of several runs"): every number
 // in the results is replaced by its median over the runs, position by position; anything else
 // (text, dates, flags) is taken from the first run, except a target's `met`, which is decided
-// again on the median `value` (a target reads "<= 150 us", ">= 35000", ">= 0.5x bare", ...).
+// again on the median `value` (a target reads "<= 150 us", ">= 35000", ">= 0.5x bare", "< 1 ms", ...).
 
 import { median } from './support.ts';
 
@@ -9,6 +9,10 @@ type Json = unknown;
 
 function isRecord(v: Json): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function meets(value: number, op: string, limit: number): boolean {
+  return op === '<=' ? value <= limit : op === '>=' ? value >= limit : op === '<' ? value < limit : value > limit;
 }
 
 function merge(values: Json[]): Json {
@@ -22,8 +26,8 @@ function merge(values: Json[]): Json {
     const out: Record<string, Json> = {};
     for (const key of Object.keys(first)) out[key] = merge(values.map((v) => (isRecord(v) ? v[key] : undefined)));
     if (typeof out.value === 'number' && typeof out.target === 'string' && typeof out.met === 'boolean') {
-      const m = /^(<=|>=)\s*([0-9.]+)/.exec(out.target);
-      if (m !== null) out.met = m[1] === '<=' ? out.value <= Number(m[2]) : out.value >= Number(m[2]);
+      const m = /^(<=|>=|<|>)\s*([0-9.]+)/.exec(out.target);
+      if (m !== null) out.met = meets(out.value, m[1]!, Number(m[2]));
     }
     return out;
   }

@@ -5,16 +5,19 @@
 // Exchange replaying the same seeded stream; prints the median ops/s of each and the ratio
 // B/A. Then the memory of kept orders: heap after a GC with N ended orders kept minus the same
 // stream with "forget", per order; and what an allOrders query costs with 100000 kept.
-// It only prints: it never asserts a time.
+// It prints and writes bench/results/order-history.json (bench/report.ts puts it in
+// bench/REPORT.md); it never asserts a time.
 //
-//   node --expose-gc --import tsx bench/order-history.bench.ts   [--runs=7] [--ops=300000] [--only=keep|forget]
+//   node --expose-gc --import tsx bench/order-history.bench.ts   [--runs=7] [--ops=300000] [--only=keep|forget] [--no-json]
 
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { resolveConfig } from '../src/config/index.ts';
 import type { PlaceOrder } from '../src/core/commands.ts';
 import { Exchange } from '../src/core/exchange.ts';
 import { allOrders } from '../src/core/queries.ts';
 import { Rng } from '../src/core/rng.ts';
-import { flag, median, runInfo } from './support.ts';
+import { flag, median, runInfo, writeResults } from './support.ts';
 
 const RUNS = Number(flag('runs') ?? 7);
 /** --only=keep|forget: time one mode only (for a profile). */
@@ -105,6 +108,8 @@ function heapAfter(mode: Mode, ops: number): { heap: number; kept: number } {
   return { heap, kept };
 }
 
+const loadAtStart = loadavg();
+const wallStart = process.hrtime.bigint();
 console.log(JSON.stringify(runInfo('order-history')));
 if (gc === null) console.log('note: run with --expose-gc for steadier figures and the memory part');
 
@@ -128,11 +133,14 @@ console.log(`  A forget: ${Math.round(a)}   B keep: ${Math.round(b)}   B/A = ${(
 console.log(`  runs A: ${rates.forget.map(Math.round).join(' ')}`);
 console.log(`  runs B: ${rates.keep.map(Math.round).join(' ')}`);
 
+let memory: { kept: number; bytesPerKeptOrder: number } | undefined;
+let queries: { kept: number; firstQueryUs: number; recent500Us: number; fromOldest1000Us: number; hourWindowUs: number } | undefined;
 if (gc !== null) {
   const memoryOps = 200_000;
   const forget = heapAfter('forget', memoryOps);
   const keep = heapAfter('keep', memoryOps);
-  console.log(`memory: ${keep.kept} ended orders kept; ${((keep.heap - forget.heap) / keep.kept).toFixed(0)} bytes per kept order (JS heap + array buffers, keep minus forget, same stream)`);
+  memory = { kept: keep.kept, bytesPerKeptOrder: (keep.heap - forget.heap) / keep.kept };
+  console.log(`memory: ${memory.kept} ended orders kept; ${memory.bytesPerKeptOrder.toFixed(0)} bytes per kept order (JS heap + array buffers, keep minus forget, same stream)`);
 
   const ex = exchange('keep');
   run(ex, OPS);
@@ -146,6 +154,28 @@ if (gc !== null) {
     const used = process.cpuUsage(start);
     return (used.user + used.system) / reps;
   };
-  console.log(`allOrders with ${ex.state.history.size} kept (core, CPU µs per query): first query (indexes them) ${((firstUs.user + firstUs.system)).toFixed(0)}; then most recent 500 ${time({ limit: 500 }).toFixed(0)}, ` +
-    `orderId from the oldest, 1000 rows ${time({ orderId: 1, limit: 1000 }).toFixed(0)}, a 1-hour window ${time({ startTime: T0, endTime: T0 + 3_600_000, limit: 1000 }).toFixed(0)}`);
+  queries = {
+    kept: ex.state.history.size,
+    firstQueryUs: firstUs.user + firstUs.system,
+    recent500Us: time({ limit: 500 }),
+    fromOldest1000Us: time({ orderId: 1, limit: 1000 }),
+    hourWindowUs: time({ startTime: T0, endTime: T0 + 3_600_000, limit: 1000 }),
+  };
+  console.log(`allOrders with ${queries.kept} kept (core, CPU µs per query): first query (indexes them) ${queries.firstQueryUs.toFixed(0)}; then most recent 500 ${queries.recent500Us.toFixed(0)}, ` +
+    `orderId from the oldest, 1000 rows ${queries.fromOldest1000Us.toFixed(0)}, a 1-hour window ${queries.hourWindowUs.toFixed(0)}`);
+}
+
+if (flag('no-json') === undefined) {
+  writeResults(join(import.meta.dirname, 'results', 'order-history.json'), {
+    ...runInfo('order-history'),
+    loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
+    wallSeconds: Number(process.hrtime.bigint() - wallStart) / 1e9,
+    opsPerRun: OPS,
+    runs: RUNS,
+    forget: { commandsPerCpuSecond: a, runs: rates.forget },
+    keep: { commandsPerCpuSecond: b, runs: rates.keep },
+    keepOverForget: b / a,
+    memory,
+    allOrders: queries,
+  });
 }

@@ -1,4 +1,4 @@
-// bench/REPORT.md is one file with a section per generator: `npx tsx bench/ab-report.ts` writes
+// bench/REPORT.md is one file with a section per generator: `npx tsx bench/ab/report.ts` writes
 // the A/B tables (section "ab"), `npm run bench` (bench/report.ts) the latest run's figures
 // (section "figures"). Each replaces only its own section, between its two markers, so neither
 // wipes the other's tables nor the notes written by hand around them.

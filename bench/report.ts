@@ -209,22 +209,96 @@ function routingRows(r: Json | null): Row[] {
   return rows;
 }
 
-function conditions(name: string, j: Json | null): string {
-  if (j === null) return `- ${name}: not run (no bench/results/${name}.json)`;
+function marketDataRows(m: Json | null): Row[] {
+  if (m === null) return [];
+  const t = m.targets ?? {};
+  return [
+    {
+      metric: `GET klines limit=1000 (${fmt(m.klines?.bytes / 1024)} KiB), one keep-alive client (vs bare node:http hello)`,
+      figure: m.klines?.reqPerSec,
+      unit: `req/s (${fmt(m.klines?.ratioToSameBytes, 2)}x a bare server sending the same bytes)`,
+      baseline: m.klines?.helloReqPerSec,
+      ratio: m.klines?.ratioToHello,
+      target: t.klines?.target,
+      met: t.klines?.met,
+    },
+    { metric: `GET ticker/24hr, all ${m.tickers?.symbols ?? 20} symbols with a day of history, p50 over HTTP`, figure: m.tickers?.httpP50Ms, unit: `ms (handler alone ${fmt(m.tickers?.handlerP50Ms, 2)} ms)`, target: t.tickers?.target, met: t.tickers?.met },
+    { metric: 'startSimulator p50, default history (1440 min; vs none)', figure: m.start?.historyP50Ms, unit: 'ms', baseline: m.start?.noHistoryP50Ms, ratio: m.start?.historyP50Ms / m.start?.noHistoryP50Ms, target: t.start?.target, met: t.start?.met },
+    { metric: 'sim.reset() p50, default history (1440 min; vs none)', figure: m.reset?.historyP50Ms, unit: 'ms', baseline: m.reset?.noHistoryP50Ms, ratio: m.reset?.historyP50Ms / m.reset?.noHistoryP50Ms, target: t.reset?.target, met: t.reset?.met },
+    {
+      metric: '1,000,000 kept trades of one symbol: RSS growth',
+      figure: m.keptTrades?.rssMiB,
+      unit: `MiB (typed arrays ${fmt(m.keptTrades?.typedArraysMiB, 1)}, JS heap ${fmt(m.keptTrades?.heapMiB, 1)})`,
+      target: t.keptTrades?.target,
+      met: t.keptTrades?.met,
+    },
+  ];
+}
+
+function orderHistoryRows(o: Json | null): Row[] {
+  if (o === null) return [];
+  const q = o.allOrders;
+  return [
+    {
+      metric: 'account place/match/cancel through the core, ended_orders "keep" (vs "forget")',
+      figure: o.keep?.commandsPerCpuSecond,
+      unit: 'commands per CPU-second',
+      baseline: o.forget?.commandsPerCpuSecond,
+      ratio: o.keepOverForget,
+    },
+    { metric: `memory per kept ended order (${fmt(o.memory?.kept)} kept; JS heap + array buffers)`, figure: o.memory?.bytesPerKeptOrder, unit: 'B' },
+    {
+      metric: `allOrders, ${fmt(q?.kept)} kept: first query (indexes them) / the latest 500`,
+      figure: q?.firstQueryUs / 1000,
+      unit: `ms CPU / ${fmt(q?.recent500Us / 1000, 2)} ms (1000 from the oldest ${fmt(q?.fromOldest1000Us / 1000, 2)}, a 1-hour window ${fmt(q?.hourWindowUs / 1000, 2)})`,
+    },
+  ];
+}
+
+/** The benches without a results file, on one line. */
+function notRun(): string[] {
+  const names = Object.entries(results).flatMap(([name, j]) => (j === null ? [name] : []));
+  return names.length === 0 ? [] : [`- not in this run (no bench/results/<name>.json): ${names.join(', ')}`];
+}
+
+function conditions(name: string, j: Json): string {
   const load = j.loadAverage?.atStart ?? j.loadavg?.atStart ?? j.loadavg;
   const loadText = Array.isArray(load) ? ` load average at start ${load.map((v: number) => v.toFixed(2)).join(' / ')}` : '';
   const runs = typeof j.runsMerged === 'number' ? `, median of ${j.runsMerged} runs` : '';
   return `- ${name}: ${j.date ?? '?'}, node ${j.node ?? '?'}, ${j.cores ?? '?'} cores${loadText}, ${fmt(j.wallSeconds)} s${runs}`;
 }
 
-const results = { engine: load('engine'), rest: load('rest'), ws: load('ws'), 'market-push': load('market-push'), soak: load('soak'), reset: load('reset'), package: load('package'), routing: load('routing') };
-const rows = [...engineRows(results.engine), ...restRows(results.rest), ...wsRows(results.ws), ...pushRows(results['market-push']), ...soakRows(results.soak), ...resetRows(results.reset), ...packageRows(results.package), ...routingRows(results.routing)];
+const results = {
+  engine: load('engine'),
+  rest: load('rest'),
+  ws: load('ws'),
+  'market-push': load('market-push'),
+  'market-data': load('market-data'),
+  'order-history': load('order-history'),
+  soak: load('soak'),
+  reset: load('reset'),
+  package: load('package'),
+  routing: load('routing'),
+};
+const rows = [
+  ...engineRows(results.engine),
+  ...restRows(results.rest),
+  ...wsRows(results.ws),
+  ...pushRows(results['market-push']),
+  ...marketDataRows(results['market-data']),
+  ...orderHistoryRows(results['order-history']),
+  ...soakRows(results.soak),
+  ...resetRows(results.reset),
+  ...packageRows(results.package),
+  ...routingRows(results.routing),
+];
 const lines = [
   '## The latest `npm run bench`',
   '',
   'Written by `npm run bench` (bench/report.ts) from `bench/results/*.json`. Baselines are measured in',
-  'the same run: nodejs-order-book for the engine, a bare node:http hello-world for REST, a bare `ws`',
-  'echo / broadcast server for the WebSocket figures. Clients run in separate processes.',
+  'the same run: nodejs-order-book for the engine, a bare node:http hello-world for REST and klines, a',
+  'bare `ws` echo / broadcast server for the WebSocket figures, ended orders forgotten for the order',
+  'history. Clients run in separate processes.',
   '',
   '| metric | figure | unit | baseline | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
@@ -235,7 +309,8 @@ const lines = [
   '',
   '### Conditions',
   '',
-  ...Object.entries(results).map(([name, j]) => conditions(name, j)),
+  ...Object.entries(results).flatMap(([name, j]) => (j === null ? [] : [conditions(name, j)])),
+  ...notRun(),
   '',
 ];
 const out = join(dir, 'REPORT.md');

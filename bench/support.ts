@@ -133,7 +133,7 @@ const loadProcesses = new Set<ChildProcess>();
 export type JobInput<J extends LoadJob> = J extends unknown ? Omit<J, 'id'> : never;
 
 /**
- * A load process (bench/ws-client.ts, bench/rest-client.ts, bench/soak-client.ts) forked under
+ * A load process (bench/ws-client.ts, bench/rest-client.ts, bench/soak/client.ts) forked under
  * tsx only (no --cpu-prof or --expose-gc of this process, so a profile of the bench is the
  * server's), running the jobs sent to it; several may run at once. Its side of the IPC is
  * serveJobs (bench/load-common.ts).

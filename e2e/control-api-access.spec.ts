@@ -1,8 +1,9 @@
-// Who may drive the control API (API.md section 5; issue 13 item 7): local tools (curl, the
+// Who may drive the control API (docs/control-api.md "Who may call it"): local tools (curl, the
 // fixture, a bot in any language), not web pages. A request whose Host is not a loopback name,
-// `localhost` or the bound address (a DNS-rebinding page) and a browser request from an Origin
-// that is not loopback are refused with 403 and a JSON body naming why, and change nothing; no
-// wildcard CORS is sent on /sim/v1 (the trading API keeps its CORS for trading UIs).
+// `localhost` or the bound address (a DNS-rebinding page) and a browser request from any Origin
+// but the server's own (a page on another loopback port included) are refused with 403 and a
+// JSON body naming why, and change nothing; no wildcard CORS is sent on /sim/v1 (the trading
+// API keeps its CORS for trading UIs). Every route, and Chromium: control-api-pages.spec.ts.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { expect } from 'spot-sim/fixture';
@@ -60,10 +61,10 @@ for (const listener of LISTENERS) {
     }
   });
 
-  test(`a browser request from a foreign Origin is refused with 403 on ${listener} (text/plain POSTs included); loopback pages and curl work`, async ({ sim, client }) => {
+  test(`a browser request from a foreign Origin is refused with 403 on ${listener} (text/plain POSTs included), pages on other loopback ports too; own origins and curl work`, async ({ sim, client }) => {
     const url = sim.urls[listener];
     // What a page's fetch('http://127.0.0.1:P/sim/v1/reset', {method: 'POST', mode: 'no-cors'}) sends.
-    for (const origin of ['https://evil.example', 'http://evil.example:8080', 'null', 'http://192.0.2.7', 'not a url']) {
+    for (const origin of ['https://evil.example', 'http://evil.example:8080', 'null', 'http://192.0.2.7', 'not a url', 'http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080']) {
       const r = await raw(url, 'POST', '/sim/v1/faults/rejectNextOrders', { Origin: origin, 'Content-Type': 'text/plain' }, '{"k":3}');
       expect(r.status, origin).toBe(403);
       expect(r.body.error.message, origin).toMatch(/Origin/);
@@ -73,15 +74,21 @@ for (const listener of LISTENERS) {
       expect(preflight.status, origin).toBe(403);
       expect(preflight.headers['access-control-allow-origin'], origin).toBeUndefined();
     }
-    await expect(client.rest.newOrder(buy('50000'))).resolves.toMatchObject({ status: 'NEW' });
-    // A page served from loopback (a local dashboard) and a request without Origin (curl, bots).
-    for (const headers of [{ Origin: 'http://localhost:3000' }, { Origin: 'http://127.0.0.1:5173' }, { Origin: 'http://[::1]:8080' }, {}] as Record<string, string>[]) {
+    // The issue's reproduction: a dev server's page resetting the exchange.
+    const opened = await client.rest.newOrder(buy('50000'));
+    expect(opened.status, 'nothing was armed').toBe('NEW');
+    const reset = await raw(url, 'POST', '/sim/v1/reset', { Origin: 'http://localhost:3000', 'Content-Type': 'text/plain' });
+    expect(reset.status).toBe(403);
+    expect(sim.openClientOrderIds()).toEqual([opened.clientOrderId]);
+    // The server's own origins (both listeners, by the bound address or localhost) and a request without Origin (curl, bots).
+    const own = [sim.urls.http, `http://localhost:${sim.ports.http}`, sim.urls.https, `https://localhost:${sim.ports.https}`];
+    for (const headers of [...own.map((origin) => ({ Origin: origin })), {}] as Record<string, string>[]) {
       const r = await raw(url, 'POST', '/sim/v1/faults/rejectNextOrders', { ...headers, 'Content-Type': 'application/json' }, '{"k":1}');
       expect(r, JSON.stringify(headers)).toMatchObject({ status: 200, body: { result: null } });
       // No wildcard CORS on the control API, whoever asks.
       expect(r.headers['access-control-allow-origin']).toBeUndefined();
     }
-    // Each of the four armed one rejection (k=1 each time: the last call set it).
+    // Each of the five armed one rejection (k=1 each time: the last call set it).
     expect(await refusal(client.rest.newOrder(buy('50000')))).toMatchObject({ code: -2010, msg: 'Market is closed.' });
     // The trading API keeps its CORS for trading UIs on other origins.
     const ping = await raw(url, 'GET', '/api/v3/ping', { Origin: 'https://evil.example' });

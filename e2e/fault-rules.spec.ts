@@ -133,7 +133,7 @@ test.describe('rules through sim.faults.use()', () => {
 
 test.describe('rule routes of the control API', () => {
   async function control(sim: Simulator, method: string, route: string, body?: unknown) {
-    const res = await fetch(`${sim.urls.http}/sim/v1/faults/${route}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${sim.urls.http}/sim/v1/faults/${route}`, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   }
 

@@ -18,7 +18,7 @@ test('hostile control API bodies and market-data frames are refused; the simulat
     ['faults/rules', `{"on":"order.place","transport":${deep(6000)},"action":{"error":-1013}}`],
   ];
   for (const [route, body] of bodies) {
-    const res = await fetch(`${sim.urls.http}/sim/v1/${route}`, { method: 'POST', body });
+    const res = await fetch(`${sim.urls.http}/sim/v1/${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     expect(res.status, `${route} ${body.slice(0, 60)}`).toBe(400);
   }
   const ws = await RawWs.open(sim, '/ws');

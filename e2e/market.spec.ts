@@ -66,14 +66,14 @@ test.describe('on a quiet book', () => {
     expect(() => sim.market.cancelAll('NOPEUSDT')).toThrow(SpotSimError);
     expect(() => sim.market.place({ ...ask('60010', '0.5'), side: 'HOLD' as 'SELL' })).toThrow('400 -1117: Invalid side.');
 
-    const res = await fetch(`${sim.urls.http}/sim/v1/market/place`, { method: 'POST', body: JSON.stringify({ ...ask('60010', '0.5'), symbol: 'NOPEUSDT' }) });
+    const res = await fetch(`${sim.urls.http}/sim/v1/market/place`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...ask('60010', '0.5'), symbol: 'NOPEUSDT' }) });
     expect([res.status, await res.json()]).toEqual([400, { error: { message: 'Invalid symbol.', code: -1121, type: 'SpotSimError' } }]);
     expect(sim.stats().touch.BTCUSDT).toEqual({ bid: null, ask: null });
     expect(await market.place(ask('60010', '0.5'))).toBe(1);
   });
 
   test('the control API drives the same market: place and cancelAll by name, {"result": ...} back', async ({ sim, client }) => {
-    const post = async (method: string, body: object) => (await fetch(`${sim.urls.http}/sim/v1/market/${method}`, { method: 'POST', body: JSON.stringify(body) })).json();
+    const post = async (method: string, body: object) => (await fetch(`${sim.urls.http}/sim/v1/market/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
     expect(await post('place', ask('60010', '0.5'))).toEqual({ result: 1 });
     expect((await client.rest.depth({ symbol: SYMBOL })).asks).toEqual([['60010.00000000', '0.50000000']]);
     expect(await post('cancelAll', { symbol: SYMBOL })).toEqual({ result: 1 });

@@ -146,6 +146,28 @@ test('timeUnit=MICROSECOND on a market stream URL: trade and kline times in micr
   expect(kline.E / 1000).toBeLessThanOrEqual(sim.now());
 });
 
+test('timeUnit=MICROSECOND on a bare /ws or /stream URL holds for streams subscribed later: aggTrade, depthUpdate, 24hrTicker and avgPrice times in microseconds', async ({ sim, wire }) => {
+  const streams = ['btcusdt@aggTrade', 'btcusdt@depth@100ms', 'btcusdt@ticker', 'btcusdt@avgPrice'];
+  const raw = await RawWs.open(sim, '/ws?timeUnit=MICROSECOND');
+  const combined = await RawWs.open(sim, '/stream?timeUnit=MICROSECOND');
+  const plain = await RawWs.open(sim, '/ws');
+  for (const ws of [raw, combined, plain]) {
+    ws.send({ method: 'SUBSCRIBE', params: streams, id: 1 });
+    await ws.frame((f) => f.json?.id === 1);
+  }
+  counterparty(sim, 'BTCUSDT', 'SELL', '50000', '0.001');
+  expect((await wire.order(limitBuy('50000', { quantity: '0.001' }))).status).toBe(200);
+  sim.advanceTime(2000);
+  // Per event (web-socket-streams.md), the fields that hold times; every other field as it is.
+  const timeFields: Record<string, string[]> = { aggTrade: ['E', 'T'], depthUpdate: ['E'], '24hrTicker': ['E', 'O', 'C'], avgPrice: ['E', 'T'] };
+  for (const [event, fields] of Object.entries(timeFields)) {
+    const inMs = (await plain.frame((f) => f.json?.e === event)).json;
+    const inUs = { ...inMs, ...Object.fromEntries(fields.map((k) => [k, inMs[k] * 1000])) };
+    expect((await raw.frame((f) => f.json?.e === event)).json, event).toEqual(inUs);
+    expect((await combined.frame((f) => f.json?.data?.e === event)).json.data, event).toEqual(inUs);
+  }
+});
+
 async function signedQuery(wire: { signer: (p: string) => string; now: () => number }, params: Record<string, string> = {}): Promise<string> {
   const payload = new URLSearchParams({ ...params, timestamp: String(wire.now()) }).toString();
   return `${payload}&signature=${wire.signer(payload)}`;

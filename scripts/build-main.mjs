@@ -8,7 +8,7 @@
 // server from source.
 //
 // `node scripts/build-main.mjs <entry.ts> <out.mjs>` bundles another entry point the same way:
-// `npm run soak` runs its server side (bench/soak.ts) like `npm start` runs the server, so the
+// `npm run soak` runs its server side (bench/soak/soak.ts) like `npm start` runs the server, so the
 // memory it reports is the shipped server's, not tsx's.
 import { build, stop } from 'esbuild';
 import { fileURLToPath } from 'node:url';

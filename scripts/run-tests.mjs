@@ -51,8 +51,8 @@ function runNodeTests(label, files) {
   if (run.status !== 0 && fail + cancelled === 0) runnerBroke = true;
 }
 
-// 1. Unit tests beside the code.
-runNodeTests('unit', [...findFiles(join(root, 'src'), /\.test\.ts$/), ...findFiles(join(root, 'bench'), /\.test\.ts$/)]);
+// 1. Unit tests beside the code (src/, bench/, and test/ for what tests share).
+runNodeTests('unit', ['src', 'bench', 'test'].flatMap((dir) => findFiles(join(root, dir), /\.test\.ts$/)));
 
 // 2. End-to-end tests (Playwright), counted from its JSON report.
 const e2eFiles = findFiles(join(root, 'e2e'), /\.spec\.ts$/);

@@ -50,17 +50,19 @@ const LAYERS: readonly Layer[] = [
   { name: 'client', files: ['client/'], imports: ['api'] },
   { name: 'market', files: ['market.ts'], imports: ['core', 'client'] },
   { name: 'net', files: ['net/'], imports: ['untrusted', 'config', 'core', 'api', 'client', 'market', 'faults'] },
-  { name: 'stats', files: ['stats.ts', 'journal.ts'], imports: ['core', 'api'] },
+  { name: 'stats', files: ['stats.ts', 'journal.ts', 'request-log.ts'], imports: ['core', 'api'] },
   // The scheduler of timed work (src/time): pure deciding plus the wall-clock timer; its
   // exchange task reads the core and the listen keys through a host interface.
   { name: 'time', files: ['time/'], imports: ['core'] },
-  { name: 'simulator', files: ['simulator.ts', 'history-files.ts'], imports: ['support', 'config', 'core', 'api', 'market', 'net', 'faults', 'stats', 'time'] },
+  // The handle's reads (account-reads.ts) answer as the typed client's objects and SpotSimError.
+  { name: 'simulator', files: ['simulator.ts', 'history-files.ts', 'start-inputs.ts', 'account-reads.ts'], imports: ['support', 'config', 'core', 'api', 'client', 'market', 'net', 'faults', 'stats', 'time'] },
   // connectSimulator (API.md 3.2): the handle of a running server over the control API.
   { name: 'remote', files: ['remote.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'simulator'] },
   { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator', 'remote'] },
   // Rule 8: the fixture is a user; it imports only the public surface.
   { name: 'fixture', files: ['fixture/'], imports: ['index'] },
-  { name: 'entries', files: ['main.ts', 'playwright.ts'], imports: ['support', 'config', 'index'] },
+  // The command line: main.ts and its parts (output, start block) in cli/.
+  { name: 'entries', files: ['main.ts', 'playwright.ts', 'cli/'], imports: ['support', 'config', 'index'] },
 ];
 
 /** Packages the core may import (randomness comes from one seeded generator). */

@@ -6,7 +6,7 @@
 // (scripts/build.mjs) bundles it into dist/esm/*.js or dist/cjs/*.js and defines
 // SPOT_SIM_BUNDLE_DEPTH as the way up from there ('../..'); `npm start`'s dist/main.mjs defines
 // '..'. Only path arithmetic happens here: nothing is read at import time.
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 declare const SPOT_SIM_BUNDLE_DEPTH: string | undefined;
@@ -23,4 +23,13 @@ export function packageRoot(): string {
 /** A path inside the package. */
 export function packagePath(...parts: string[]): string {
   return resolve(packageRoot(), ...parts);
+}
+
+/**
+ * A configured path is absolute by now (loadConfig resolves the user's relative paths against
+ * the TOML file or the working directory); a relative one is a default naming a file shipped in
+ * the package, so it is found in the package and never in the working directory (API.md 7).
+ */
+export function locate(path: string): string {
+  return isAbsolute(path) ? path : packagePath(path);
 }

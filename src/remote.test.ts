@@ -2,7 +2,7 @@
 // what `npx spot-sim` runs) through every control-API capability, with the in-process handle's
 // names: urls, ports, config, credentials; every fault call; fault rules (use, hits, remove,
 // rules, rule, endpoints, removeRule, removeRules); the scripted market; stats, mark, open
-// client order ids, reset, the manual clock; refusals rebuilt as the in-process classes; the
+// client order ids, open orders and balances, reset, the manual clock; refusals rebuilt as the in-process classes; the
 // client it hands out (signed on the server's clock); and clear TypeErrors for wrong arguments.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -118,6 +118,21 @@ test('refusals are the in-process classes', async () => {
   assert.equal(market.code, -1121);
 });
 
+test('advanceTime refusals stay RangeErrors over the wire, with the in-process message, and the clock stays', async () => {
+  await sim.reset();
+  for (const [ms, message] of [
+    [0.25, 'advanceTime: ms must be a non-negative integer number of milliseconds (got 0.25)'],
+    [-1, 'advanceTime: ms must be a non-negative integer number of milliseconds (got -1)'],
+    [2_592_000_001, 'advanceTime: ms must be at most sim.max_advance_ms = 2592000000 (got 2592000001); advance in several calls or raise sim.max_advance_ms'],
+  ] as const) {
+    const refusal = await failure(sim.advanceTime(ms));
+    assert.ok(refusal instanceof RangeError, `${ms}: ${String(refusal)}`);
+    assert.equal((refusal as Error).constructor, RangeError, `${ms}: a RangeError, not a subclass`);
+    assert.equal((refusal as Error).message, message);
+  }
+  assert.equal(await sim.now(), START);
+});
+
 test('fault rules: use, hits, rules, rule, endpoints, remove, removeRule, removeRules', async () => {
   await sim.faults.clear();
   const rule = await sim.faults.use({ on: 'ticker.book', transport: 'rest', times: 0, action: { error: -1003 } });
@@ -151,6 +166,19 @@ test('the scripted market, stats and mark', async () => {
   assert.equal((await sim.stats()).sinceMark.orders, 1);
   assert.equal(await sim.mark(), undefined);
   assert.equal((await sim.stats()).sinceMark.orders, 0);
+});
+
+test('openOrders and balances read the account as its REST does, spending no request weight', async () => {
+  await sim.reset();
+  const placed = await sim.client.rest.newOrder(buy('50000'));
+  const { restRequests } = await sim.stats();
+  assert.deepEqual(await sim.openOrders(), [await sim.client.rest.openOrders({ symbol: 'BTCUSDT' }).then((o) => o[0])]);
+  assert.deepEqual((await sim.openOrders('BTCUSDT')).map((o) => o.orderId), [placed.orderId]);
+  assert.deepEqual(await sim.openOrders('ETHUSDT'), []);
+  assert.deepEqual(await sim.balances(), (await sim.client.rest.account()).balances);
+  assert.equal((await sim.stats()).restRequests, restRequests + 2, 'only the two REST comparisons count');
+  assert.equal(((await failure(sim.openOrders('NOPEUSDT'))) as SpotSimError).code, -1121);
+  assert.ok((await failure(sim.openOrders(5 as never))) instanceof TypeError);
 });
 
 test('wrong arguments are TypeErrors saying what is expected', async () => {

@@ -3,11 +3,13 @@
 // API. It has the names of the in-process handle for everything the control API offers (client,
 // market, faults and rules, clock, reset, stats), each returning a Promise of the same result,
 // so code that `await`s works against either handle; refusals are rebuilt as the same classes
-// (FaultRuleError, FaultRangeError, FaultError, SpotSimError).
+// (FaultRuleError, FaultRangeError, FaultError, SpotSimError, and advanceTime's RangeError).
 
+import { checkSymbolArgument } from './account-reads.ts';
 import { SpotSimClient } from './client/index.ts';
 import { SpotSimError, SpotSimNetworkError } from './client/errors.ts';
 import { HttpTransport } from './client/http.ts';
+import type { Balance, Order } from './client/types.ts';
 import type { Config } from './config/types.ts';
 import { FaultError, FaultRangeError, FaultRuleError } from './faults/checks.ts';
 import type { Faults } from './faults/controller.ts';
@@ -69,6 +71,10 @@ export interface RemoteSimulator {
   stats(): Promise<ReturnType<Simulator['stats']>>;
   mark(): Promise<void>;
   openClientOrderIds(): Promise<string[]>;
+  /** The account's open orders (of `symbol`), as `sim.openOrders()`: no request weight spent. */
+  openOrders(symbol?: string): Promise<Order[]>;
+  /** The account's balance of every asset, as `sim.balances()`. */
+  balances(): Promise<Balance[]>;
   reset(): Promise<void>;
   /** Only with `sim.clock = "manual"` on the server (otherwise it rejects as in-process). */
   advanceTime(ms: number): Promise<void>;
@@ -93,6 +99,11 @@ function rebuild(status: number, body: ErrorBody | null, what: string): Error {
       return new FaultRangeError(message);
     case 'FaultError':
       return new FaultError(message);
+    // advanceTime's refusals are the platform's own classes in process.
+    case 'RangeError':
+      return new RangeError(message);
+    case 'TypeError':
+      return new TypeError(message);
     case 'SpotSimError':
       return new SpotSimError(status, typeof e.code === 'number' ? e.code : 0, message);
     default:
@@ -242,6 +253,11 @@ export async function connectSimulator(url: string, options?: ConnectOptions): P
       stats: () => control.request('GET', 'stats'),
       mark: async () => void (await control.request('POST', 'mark')),
       openClientOrderIds: () => control.request('GET', 'open-client-order-ids'),
+      openOrders: async (symbol?: string) => {
+        checkSymbolArgument(symbol);
+        return control.request('GET', symbol === undefined ? 'open-orders' : `open-orders?symbol=${encodeURIComponent(symbol)}`);
+      },
+      balances: () => control.request('GET', 'balances'),
       reset: async () => {
         await control.request('POST', 'reset');
         await syncClock();

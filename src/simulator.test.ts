@@ -49,3 +49,20 @@ test('reset numbers the scripted market from 1 again and removes its orders', as
   assert.equal(sim.market.place(order), 1);
   assert.equal(sim.stats().touch.BTCUSDT?.ask, '60010.00000000');
 });
+
+test('a start that fails after listening closes its listeners, so the process can end and the port is free again', async () => {
+  const { createServer } = await import('node:net');
+  const { DEFAULT_CONFIG } = await import('./config/index.ts');
+  const { Simulator } = await import('./index.ts');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  // A resolved configuration no validation produced (the command line's path skips none): the
+  // fault it arms refuses the value only once the listeners are open.
+  const broken = { ...DEFAULT_CONFIG, sim: { ...DEFAULT_CONFIG.sim, port, tls_port: 0, faults: { ...DEFAULT_CONFIG.sim.faults, delay_ack_ms: 1.5 } } };
+  await assert.rejects(Simulator.startResolved(broken), RangeError);
+  const again = createServer();
+  await new Promise<void>((resolve, reject) => again.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => again.close(() => resolve()));
+});

@@ -6,13 +6,12 @@
 // to the next. Heartbeats are the transport's and always run on the wall clock. `stop()` closes
 // every socket and timer.
 
-import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Service } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
 import type { Config, SimConfigInput } from './config/types.ts';
-import { ManualClock, WallClock, type Clock } from './core/clock.ts';
+import type { Balance, Order } from './client/types.ts';
+import { ManualClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
 import { loadMarketHistory, type MarketHistory } from './history-files.ts';
@@ -23,6 +22,7 @@ import { Outbox, type BatchListener, type EventListener } from './net/outbox.ts'
 import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
 import type { Reply } from './api/service.ts';
+import type { RequestSeen } from './api/reply.ts';
 import { Faults } from './faults/controller.ts';
 import { Market } from './market.ts';
 import { ScriptedOrders } from './api/scripted-orders.ts';
@@ -30,7 +30,9 @@ import { fillOpenOrder } from './api/orders.ts';
 import { openClientOrderIds, openOrderCount } from './core/queries.ts';
 import { Journal, type JournalEntry } from './journal.ts';
 import { Stats } from './stats.ts';
-import { packagePath } from './package-root.ts';
+import { balancesOf, openOrdersOf } from './account-reads.ts';
+import { RequestLog } from './request-log.ts';
+import { checkStartInputs, readStartFiles, startClock } from './start-inputs.ts';
 import { periodicTask, Scheduler } from './time/scheduler.ts';
 import { MARKET_DATA_PUSH_MS } from './net/market-data-pushes.ts';
 import { ExchangeTask } from './time/exchange-tasks.ts';
@@ -81,6 +83,8 @@ export class Simulator {
   /** @internal The counters behind stats(). */
   readonly statistics: Stats;
   private readonly journal = new Journal();
+  /** @internal Every answered REST and WS API request, for `--log-format json`. */
+  readonly requestLog = new RequestLog();
 
   private constructor(
     readonly config: Config,
@@ -185,13 +189,10 @@ export class Simulator {
    */
   static async startResolved(config: Config): Promise<Simulator> {
     const sim = config.sim;
-    const manual = sim.clock === 'manual';
-    const clock: Clock = manual
-      ? new ManualClock(sim.start_time_ms || Date.now(), sim.clock_offset_ms)
-      : new WallClock({ wallMs: () => Date.now(), monotonicMs: () => performance.now() }, sim.clock_offset_ms, sim.start_time_ms);
+    const files = readStartFiles(config);
+    const clock = startClock(config);
     const history = loadMarketHistory(config, clock.now());
     const core: CoreRef = { current: new Exchange(config, clock.now(), history), history };
-    const ed25519 = sim.account.ed25519_public_key_file;
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
     const service = new Service(
@@ -201,7 +202,7 @@ export class Simulator {
       {
         apiKey: sim.account.api_key,
         apiSecret: sim.account.api_secret,
-        ed25519PublicKeyPem: ed25519 === undefined ? undefined : readFileSync(locate(ed25519), 'utf8'),
+        ed25519PublicKeyPem: files.ed25519PublicKeyPem,
       },
       (message, error) => console.error(`spot-sim: ${message}:`, error),
       (key) => outbox.listenKeyRemoved(key),
@@ -210,10 +211,9 @@ export class Simulator {
     const handler = createRestHandler({
       service,
       outbox,
-      onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'rest'),
+      onReply: (endpointId, reply, request) => simulator?.recordReply(endpointId, reply, 'rest', request),
       extraRoutes: createControlRoutes(() => simulator, { enabled: sim.control_api, bind: sim.bind, token: sim.control_token }),
     });
-    const tls = { cert: readFileSync(locate(sim.tls_cert), 'utf8'), key: readFileSync(locate(sim.tls_key), 'utf8') };
     const gateway = new WsGateway({
       service,
       wire: new EventWire({ instrument: (symbol) => core.current.instrument(symbol) }, service.wire),
@@ -221,14 +221,24 @@ export class Simulator {
       pingIntervalMs: sim.ping_interval_ms,
       pongTimeoutMs: sim.pong_timeout_ms,
       outbox,
-      onReply: (endpointId, reply) => simulator?.recordReply(endpointId, reply, 'ws'),
+      onReply: (endpointId, reply, request) => simulator?.recordReply(endpointId, reply, 'ws', request),
       onMarketDataSubscriber: () => simulator?.scheduler.changed(),
     });
-    const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, tls);
-    simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
-    if (!manual) simulator.driver = new WallDriver(simulator.scheduler, () => clock.now());
+    const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, files.tls);
+    try {
+      simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
+    } catch (error) {
+      // A start that fails after listening closes what it opened, so the process can end.
+      gateway.closeAll();
+      await Promise.all([closeServer(listeners.http), closeServer(listeners.https)]);
+      throw error;
+    }
+    if (sim.clock !== 'manual') simulator.driver = new WallDriver(simulator.scheduler, () => clock.now());
     return simulator;
   }
+
+  /** @internal What a start reads before it listens, checked without listening (`--check-config`). */
+  static readonly checkResolved: (config: Config) => void = checkStartInputs;
 
   /** @internal Subscribes to every event the exchange produces (after each response). */
   onEvents(listener: EventListener): () => void {
@@ -270,31 +280,12 @@ export class Simulator {
 
   /** Counters of spec 1.7 and 4.5 (API.md section 3). */
   stats() {
-    const s = this.statistics;
-    return {
-      connections: s.connections,
-      orders: s.orders,
-      rejects: s.rejects,
-      cancels: s.cancels,
-      replaces: s.replaces,
-      fills: s.fills,
+    return this.statistics.snapshot({
       openOrders: openOrderCount(this.core.current.state),
-      publicTrades: s.publicTrades,
-      depthDiffs: s.depthDiffs,
-      tickers: s.tickers,
-      snapshots: s.snapshots,
-      restRequests: s.restRequests,
-      wsApiRequests: s.wsApiRequests,
-      rateLimited: s.rateLimited,
-      authErrors: s.authErrors,
-      position: s.position(),
-      touch: s.touch(),
-      duplicateClientOrderIds: s.duplicateClientOrderIds,
       slowConsumersDisconnected: this.gateway.slowConsumersCut,
       internalErrors: this.service.internalErrors,
       faults: this.faults.counters(),
-      sinceMark: s.sinceMark(),
-    };
+    });
   }
 
   /** Starts the "since mark" counters. */
@@ -305,6 +296,16 @@ export class Simulator {
   /** The client order ids of the account's open orders, oldest first. */
   openClientOrderIds(): string[] {
     return openClientOrderIds(this.core.current.state);
+  }
+
+  /** The account's open orders (of `symbol`: -1121 if unknown) as GET /api/v3/openOrders lists them; no request weight, `stats()` unmoved. */
+  openOrders(symbol?: string): Order[] {
+    return openOrdersOf(this.core.current, this.service, symbol);
+  }
+
+  /** The account's balance of every asset as GET /api/v3/account lists them; read in process like `openOrders`. */
+  balances(): Balance[] {
+    return balancesOf(this.core.current, this.service);
   }
 
   /** The recent requests, replies and events (bounded), oldest first. */
@@ -377,19 +378,13 @@ export class Simulator {
     this.scheduler.changed();
   }
 
-  private recordReply(endpointId: string | undefined, reply: Reply, transport: 'rest' | 'ws'): void {
+  /** The one place every REST and WS API reply is observed: stats, journal, request log. */
+  private recordReply(endpointId: string | undefined, reply: Reply, transport: 'rest' | 'ws', request: RequestSeen): void {
+    const kind = transport === 'rest' ? 'rest' : 'ws-api';
     this.statistics.recordReply(endpointId, reply, transport);
-    this.journal.addReply(this.clock.now(), transport === 'rest' ? 'rest' : 'ws-api', endpointId, reply.status, reply.body);
+    this.journal.addReply(this.clock.now(), kind, endpointId, reply.status, reply.body);
+    this.requestLog.record(endpointId, reply, request, kind, performance.now());
   }
-}
-
-/**
- * A configured path is absolute by now (loadConfig resolves the user's relative paths against
- * the TOML file or the working directory); a relative one is a default naming a file shipped in
- * the package, so it is found in the package and never in the working directory (API.md 7).
- */
-function locate(path: string): string {
-  return isAbsolute(path) ? path : packagePath(path);
 }
 
 export function startSimulator(options: StartOptions = {}): Promise<Simulator> {

@@ -166,6 +166,37 @@ export class Stats {
   }
 
   /** `position` per asset as decimal strings (API.md section 6). */
+  /**
+   * `sim.stats()`: these counters, and what the other parts count (`live`), in the order the
+   * stats object has always listed them.
+   */
+  snapshot<L extends { openOrders: number; slowConsumersDisconnected: number; internalErrors: number; faults: unknown }>(live: L) {
+    return {
+      connections: this.connections,
+      orders: this.orders,
+      rejects: this.rejects,
+      cancels: this.cancels,
+      replaces: this.replaces,
+      fills: this.fills,
+      openOrders: live.openOrders,
+      publicTrades: this.publicTrades,
+      depthDiffs: this.depthDiffs,
+      tickers: this.tickers,
+      snapshots: this.snapshots,
+      restRequests: this.restRequests,
+      wsApiRequests: this.wsApiRequests,
+      rateLimited: this.rateLimited,
+      authErrors: this.authErrors,
+      position: this.position(),
+      touch: this.touch(),
+      duplicateClientOrderIds: this.duplicateClientOrderIds,
+      slowConsumersDisconnected: live.slowConsumersDisconnected,
+      internalErrors: live.internalErrors,
+      faults: live.faults as L['faults'],
+      sinceMark: this.sinceMark(),
+    };
+  }
+
   position(): Record<string, { free: string; locked: string }> {
     const out: Record<string, { free: string; locked: string }> = {};
     for (const b of this.sortedBalances()) out[b.asset] = { free: formatScaled(b.free, b.decimals), locked: formatScaled(b.locked, b.decimals) };

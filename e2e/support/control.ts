@@ -24,7 +24,8 @@ export class Control {
     const res = await this.ctx.fetch(`${this.sim.urls[listener]}/sim/v1/${route}`, {
       method,
       data,
-      headers: { ...(data === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      // A local tool declares JSON on every change (a body or not); the control API refuses a change without it.
+      headers: { ...(method === 'GET' ? {} : { 'Content-Type': 'application/json' }), ...headers },
     });
     const text = await res.text();
     let parsed: unknown = text;

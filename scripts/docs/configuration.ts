@@ -132,9 +132,10 @@ export function configurationReference(): string {
     'Every key of the TOML file (`npx spot-sim --config FILE`) and of the tree `startSimulator({ config })`',
     'and the fixture\'s `simConfig` take. Unknown keys, wrong types and impossible values are errors that',
     'name the key; the command line then exits with code 2. Precedence on the command line: file <',
-    'flags < environment. A programmatic tree is deep-merged over the defaults (arrays replace) and reads',
-    'no environment. The commented file `fixtures/config/default.toml` in the package holds the same',
-    'content as a file to copy.',
+    'environment < flags (`spot-sim --print-config` shows each value with its source). A programmatic tree',
+    'is deep-merged over the defaults (arrays replace) and reads no environment. The commented file',
+    '`fixtures/config/default.toml` in the package holds the same content as a file to copy; its first',
+    'line points TOML editors at the JSON Schema shipped beside it (`spot-sim.schema.json`).',
     '',
   ];
   const seen = new Set<string>();

@@ -1,11 +1,13 @@
 // `npm run docs`: writes docs/reference/*.md from the sources they describe (the endpoint table,
 // the stream names,
 // the configuration schema and its commented default, the fault calls and rules, the control
-// API's routes, the TypeScript API). `--check` writes nothing and exits 1 when a file is stale;
+// API's routes, the TypeScript API), and the JSON Schema of the configuration file shipped beside
+// its commented default. `--check` writes nothing and exits 1 when a file is stale;
 // src/reference-docs.test.ts runs the same comparison in `npm test`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { configurationReference } from './configuration.ts';
+import { configSchemaText, SCHEMA_PATH } from './config-schema.ts';
 import { endpointsReference } from './endpoints.ts';
 import { faultsReference } from './faults.ts';
 import { streamsReference } from './streams.ts';
@@ -21,7 +23,8 @@ export function referenceFiles(): { path: string; content: string }[] {
     'docs/reference/faults.md': faultsReference(),
     'docs/reference/typescript-api.md': typescriptReference(),
   };
-  return Object.entries(files).map(([path, content]) => ({ path, content: `${GENERATED_NOTE}\n\n${content}` }));
+  const markdown = Object.entries(files).map(([path, content]) => ({ path, content: `${GENERATED_NOTE}\n\n${content}` }));
+  return [...markdown, { path: SCHEMA_PATH, content: configSchemaText() }];
 }
 
 /** The generated files whose committed copy differs from what the sources give. */

@@ -5,12 +5,11 @@
 import { createHmac, createPublicKey, createSecretKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { apiError, type ApiError } from '../core/errors.ts';
 import type { Params } from './params.ts';
+import { sentTimeUs } from './time-unit.ts';
 
 export const DEFAULT_RECV_WINDOW_MS = 5000;
 /** A timestamp this far ahead or more is refused (spec 5.4). */
 const AHEAD_LIMIT_MS = 1000;
-/** Timestamps above this are microseconds (binance-facts §1.1: ms or µs are accepted). */
-const MICROSECOND_THRESHOLD = 100_000_000_000_000;
 const RECV_WINDOW_RE = /^[0-9]{1,10}(\.[0-9]{1,3})?$/;
 
 export interface Credentials {
@@ -77,8 +76,7 @@ export class Authenticator {
     if (!/^[0-9]{1,19}$/.test(rawTimestamp)) return apiError('ILLEGAL_CHARS', 'timestamp', '^[0-9]{1,20}$');
     // Compared in whole microseconds (rest-api.md: timestamps in ms or µs, recvWindow with up
     // to three decimals "so that microseconds may be specified"): nothing is rounded away.
-    const value = Number(rawTimestamp);
-    const timestampUs = value > MICROSECOND_THRESHOLD ? value : value * 1000;
+    const timestampUs = sentTimeUs(Number(rawTimestamp));
     let recvWindowUs = DEFAULT_RECV_WINDOW_MS * 1000;
     const rawWindow = params.get('recvWindow');
     if (rawWindow !== undefined) {

@@ -12,11 +12,11 @@ import type { Instrument } from '../core/markets.ts';
 import { bookTicker } from '../core/queries.ts';
 import type { Touch } from '../core/types.ts';
 import type { Endpoint, HandlerContext } from './endpoint-types.ts';
-import { aggTradeRow, dayTicker, klinesText, miniTicker, tradeRow, weightedPrice, windowTicker, type WindowStats } from './market-shapes.ts';
-import { price } from './order-shapes.ts';
+import { aggTradeRow, averagePrice, dayTicker, klinesText, lastPrice, miniTicker, tradeRow, windowTicker, type WindowStats } from './market-shapes.ts';
 import type { Params } from './params.ts';
 import type { RawJson } from './raw-json.ts';
 import { requireSymbol, symbolList } from './symbol-params.ts';
+import { timeWindow } from './time-unit.ts';
 
 const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
@@ -118,8 +118,7 @@ function klines(ctx: HandlerContext, p: Params) {
   const interval = klineInterval(p.required('interval'));
   if (interval === undefined) throw apiError('BAD_INTERVAL');
   const tz = timeZoneOf(p);
-  const startTime = p.int('startTime');
-  const endTime = p.int('endTime');
+  const { startTime, endTime } = timeWindow(p.time('startTime'), p.time('endTime'));
   const limit = limitOf(p);
   const { inst, md } = modelOf(ctx, symbol);
   // Nothing else moves a reply: the candles change only with a trade or a new current interval.
@@ -167,8 +166,7 @@ export const MARKET_DATA_ENDPOINTS = [
     run: (ctx, p) => {
       const symbol = requireSymbol(ctx, p);
       const fromId = p.int('fromId');
-      const startTime = p.int('startTime');
-      const endTime = p.int('endTime');
+      const { startTime, endTime } = timeWindow(p.time('startTime'), p.time('endTime'));
       if (fromId !== undefined && (startTime !== undefined || endTime !== undefined)) throw apiError('BAD_PARAM_COMBINATION');
       const limit = limitOf(p);
       const { inst, md } = modelOf(ctx, symbol);
@@ -200,9 +198,8 @@ export const MARKET_DATA_ENDPOINTS = [
     weight: () => 2,
     run: (ctx, p) => {
       const { inst, md } = modelOf(ctx, requireSymbol(ctx, p));
-      const avg = md.avgPrice(ctx.now);
-      const text = avg.volume > 0 ? weightedPrice(inst, avg.quote, avg.volume) : price(inst, avg.price);
-      return { mins: 5, price: text, closeTime: avg.closeTime };
+      const avg = averagePrice(inst, md, ctx.now);
+      return { mins: 5, price: avg.price, closeTime: avg.closeTime };
     },
   },
   {
@@ -230,7 +227,7 @@ export const MARKET_DATA_ENDPOINTS = [
     run: (ctx, p) =>
       perSymbol(ctx, p, symbolList(ctx, p), (symbol) => {
         const { inst, md } = modelOf(ctx, symbol);
-        return { symbol, price: price(inst, md.lastTrade()?.price ?? 0) };
+        return { symbol, price: lastPrice(inst, md) };
       }),
   },
   {

@@ -4,8 +4,7 @@
 // stream payloads (market-stream-wire.ts) reuse these figures. The client's types
 // (src/client/market-types.ts) describe the same objects.
 
-import type { AggTrade, Candle, TradeRow } from '../core/market/index.ts';
-import type { BarFold } from '../core/market/index.ts';
+import type { AggTrade, BarFold, Candle, SymbolMarketData, TradeRow } from '../core/market/index.ts';
 import type { Instrument } from '../core/markets.ts';
 import type { Touch } from '../core/types.ts';
 import { formatScaled, pow10n } from '../core/units.ts';
@@ -21,6 +20,22 @@ export function weightedPrice(inst: Instrument, quote: number, volume: number): 
   const num = BigInt(Math.round(quote)) * 10n ** 8n * 2n;
   const den = BigInt(Math.round(volume)) * pow10n(inst.tickDecimals) * 2n;
   return formatScaled((num + den / 2n) / den, 8);
+}
+
+/**
+ * The last price (`ticker/price`): the last trade's; a symbol that never traded (no history, no
+ * trade yet) has its `start_mid`, as the reference always has a last price and a UI pricing a
+ * MARKET order from it must get a number (windowed tickers keep their no-trade zeros).
+ */
+export function lastPrice(inst: Instrument, md: SymbolMarketData): string {
+  return price(inst, md.lastTrade()?.price ?? inst.startMid);
+}
+
+/** `avgPrice` (REST, WS API, `@avgPrice`): the 5-minute VWAP, else the last price; `closeTime` the last trade's, 0 if none. */
+export function averagePrice(inst: Instrument, md: SymbolMarketData, now: number): { price: string; closeTime: number } {
+  const avg = md.avgPrice(now);
+  if (avg.volume > 0) return { price: weightedPrice(inst, avg.quote, avg.volume), closeTime: avg.closeTime };
+  return { price: lastPrice(inst, md), closeTime: avg.closeTime };
 }
 
 /** (last - open) / open in percent, 3 decimals, rounded half away from zero; "0.000" from 0. */

@@ -7,7 +7,7 @@ import { DAY_MS, MINUTE_MS, type KlineInterval } from '../core/market/index.ts';
 import type { AggTrade, SymbolMarketData } from '../core/market/index.ts';
 import type { Instrument } from '../core/markets.ts';
 import type { DepthSnapshot, Touch } from '../core/types.ts';
-import { aggTradeRow, dayTicker, miniTicker, quoteVolume, weightedPrice, windowTicker } from './market-shapes.ts';
+import { aggTradeRow, averagePrice, dayTicker, miniTicker, quoteVolume, windowTicker } from './market-shapes.ts';
 import { price, qty } from './order-shapes.ts';
 
 export function aggTradeEvent(inst: Instrument, a: AggTrade): string {
@@ -108,9 +108,8 @@ export function windowTickerEvent(inst: Instrument, md: SymbolMarketData, window
 }
 
 export function avgPriceEvent(inst: Instrument, md: SymbolMarketData, now: number): object {
-  const avg = md.avgPrice(now);
-  const w = avg.volume > 0 ? weightedPrice(inst, avg.quote, avg.volume) : price(inst, avg.price);
-  return { e: 'avgPrice', E: now, s: inst.symbol, i: '5m', w, T: avg.closeTime };
+  const avg = averagePrice(inst, md, now);
+  return { e: 'avgPrice', E: now, s: inst.symbol, i: '5m', w: avg.price, T: avg.closeTime };
 }
 
 export function partialDepthEvent(inst: Instrument, snap: DepthSnapshot): string {

@@ -223,8 +223,8 @@ export const ORDER_ENDPOINTS = [
         symbol: p.required('symbol'),
         orderId: p.int('orderId'),
         fromId: p.int('fromId'),
-        startTime: p.int('startTime'),
-        endTime: p.int('endTime'),
+        startTime: p.time('startTime'),
+        endTime: p.time('endTime'),
         limit: p.int('limit'),
       });
       if (trades instanceof ApiError) throw trades;
@@ -242,8 +242,8 @@ export const ORDER_ENDPOINTS = [
       const views = allOrders(ctx.exchange, {
         symbol: p.required('symbol'),
         orderId: p.int('orderId'),
-        startTime: p.int('startTime'),
-        endTime: p.int('endTime'),
+        startTime: p.time('startTime'),
+        endTime: p.time('endTime'),
         limit: p.int('limit'),
       });
       if (views instanceof ApiError) throw views;

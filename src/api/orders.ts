@@ -23,10 +23,9 @@ import {
   type InstrumentLookup,
   type PlaceOrderFields,
 } from './order-params.ts';
+import { timeWindow } from './time-unit.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Times above this are microseconds (as for `timestamp` in api/auth.ts). */
-const MICROSECOND_THRESHOLD = 100_000_000_000_000;
+const DAY_US = 24 * 60 * 60 * 1000 * 1000;
 
 function lookupOf(core: Exchange): InstrumentLookup {
   return (symbol) => core.instrument(symbol);
@@ -109,6 +108,7 @@ export function getOrder(core: Exchange, symbol: string | undefined, orderId?: n
 export interface AllOrdersQueryFields {
   readonly symbol?: string;
   readonly orderId?: number;
+  /** startTime and endTime as sent: milliseconds or microseconds. */
   readonly startTime?: number;
   readonly endTime?: number;
   readonly limit?: number;
@@ -121,7 +121,7 @@ export interface AllOrdersQueryFields {
 export function allOrders(core: Exchange, query: AllOrdersQueryFields): OrderView[] | ApiError {
   const inst = parseSymbol(query.symbol, lookupOf(core));
   if (inst instanceof ApiError) return inst;
-  const window = timeWindow(query.startTime, query.endTime);
+  const window = historyWindow(query.startTime, query.endTime);
   if (window instanceof ApiError) return window;
   const limit = cappedLimit(query.limit, ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT);
   if (limit instanceof ApiError) return limit;
@@ -129,18 +129,16 @@ export function allOrders(core: Exchange, query: AllOrdersQueryFields): OrderVie
 }
 
 /**
- * startTime / endTime of the history queries (myTrades, allOrders): ms or µs like timestamp
- * (binance-facts §1.1), end not before start, at most 24 hours apart (-1127).
+ * startTime / endTime of the history queries (myTrades, allOrders), each in ms or µs as sent:
+ * end not before start, at most 24 hours apart (-1127), both as sent.
  */
-function timeWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
-  const ms = (t: number | undefined) => (t !== undefined && t > MICROSECOND_THRESHOLD ? Math.floor(t / 1000) : t);
-  const start = ms(startTime);
-  const end = ms(endTime);
-  if (start !== undefined && end !== undefined) {
-    if (end < start) return apiError('INVALID_PARAMETER', 'endTime');
-    if (end - start > DAY_MS) return apiError('LOOKUP_INTERVAL_TOO_BIG', 24);
+function historyWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
+  const window = timeWindow(startTime, endTime);
+  if (window.spanUs !== undefined) {
+    if (window.spanUs < 0) return apiError('INVALID_PARAMETER', 'endTime');
+    if (window.spanUs > DAY_US) return apiError('LOOKUP_INTERVAL_TOO_BIG', 24);
   }
-  return { startTime: start, endTime: end };
+  return { startTime: window.startTime, endTime: window.endTime };
 }
 
 /** `limit`: at least 1, the default when absent, capped at the maximum. */
@@ -153,6 +151,7 @@ export interface TradesQueryFields {
   readonly symbol?: string;
   readonly orderId?: number;
   readonly fromId?: number;
+  /** startTime and endTime as sent: milliseconds or microseconds. */
   readonly startTime?: number;
   readonly endTime?: number;
   readonly limit?: number;
@@ -165,7 +164,7 @@ export function myTrades(core: Exchange, query: TradesQueryFields): AccountTrade
   const hasRange = query.startTime !== undefined || query.endTime !== undefined;
   if (query.fromId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
   if (query.orderId !== undefined && hasRange) return apiError('BAD_PARAM_COMBINATION');
-  const window = timeWindow(query.startTime, query.endTime);
+  const window = historyWindow(query.startTime, query.endTime);
   if (window instanceof ApiError) return window;
   const limit = cappedLimit(query.limit, MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT);
   if (limit instanceof ApiError) return limit;

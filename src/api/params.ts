@@ -89,6 +89,15 @@ export class Params {
     return Number(v);
   }
 
+  /**
+   * A time parameter (`startTime`, `endTime`) as sent, milliseconds or microseconds, checked as
+   * `int`. The one accessor for times: `timeWindow` (time-unit.ts) reads the unit. The endpoint
+   * table's test (time-params.test.ts) fails for a row that reads a time any other way.
+   */
+  time(name: string): number | undefined {
+    return this.int(name);
+  }
+
   /** An optional boolean ("true"/"false", any case). */
   bool(name: string): boolean | undefined {
     const v = this.get(name);

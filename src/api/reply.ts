@@ -24,3 +24,16 @@ export interface Reply {
   readonly retryAtMs?: number;
   readonly events: CoreEvent[];
 }
+
+/** What a transport tells its observer about the request a reply answers (the request log). */
+export interface RequestSeen {
+  /** REST: the HTTP method; WS API: the method name (`order.place`). */
+  readonly method: string;
+  /** REST: the path, without the query (it carries signatures); WS API: absent. */
+  readonly path?: string;
+  /** `performance.now()` when the request arrived. */
+  readonly receivedAt: number;
+}
+
+/** Observes every reply a transport gives (stats, journal, request log). */
+export type ReplyObserver = (endpointId: string | undefined, reply: Reply, request: RequestSeen) => void;

@@ -14,9 +14,10 @@ const PATH = 'sim.account.balances';
  * 8 decimals: what the reference sends for every amount (issue 18: never more than 8 decimals on
  * anything sent); with tick + lot at most 8 decimals too, every balance stays on that grid.
  */
-const readBalance = readDecimal({
+export const readBalance = readDecimal({
   expected: 'a non-negative decimal with at most 8 decimals',
   accept: (value) => value.decimalPlaces() <= 8,
+  schema: { pattern: '^[0-9]+(\\.[0-9]{1,8})?$' },
 });
 
 /**

@@ -48,8 +48,8 @@ test('flags override the file', () => {
   assert.equal(config.sim.stats_interval_ms, 0);
 });
 
-test('the environment overrides both file and flags', () => {
-  const { config } = run(['--config', writeTempFile('cli.toml', FILE), '--port', '3333', '--tls-port', '4444'], {
+test('the environment overrides the file', () => {
+  const { config } = run(['--config', writeTempFile('cli.toml', FILE)], {
     SVC_SIM_PORT: '5555',
     SVC_SIM_TLS_PORT: '6666',
     SVC_SIM_API_KEY: 'envKey',
@@ -62,28 +62,45 @@ test('the environment overrides both file and flags', () => {
   assert.equal(config.sim.seed, 11);
 });
 
+test('a flag overrides the environment: what was typed on the command line wins', () => {
+  const { config, sourceOf } = run(['--config', writeTempFile('cli.toml', FILE), '--port', '3333'], { SVC_SIM_PORT: '5555', SVC_SIM_TLS_PORT: '6666' });
+  assert.equal(config.sim.port, 3333);
+  assert.equal(config.sim.tls_port, 6666, 'the variable still overrides the file where no flag is given');
+  assert.deepEqual(sourceOf(['sim', 'port']), { kind: 'flag', flag: '--port' });
+  assert.deepEqual(sourceOf(['sim', 'tls_port']), { kind: 'env', variable: 'SVC_SIM_TLS_PORT' });
+});
+
 test('--quiet, --help and --version', () => {
   assert.equal(run(['--quiet']).quiet, true);
   assert.deepEqual(parseCliArgs(['--help'], {}), { kind: 'help' });
+  assert.deepEqual(parseCliArgs(['-h'], {}), { kind: 'help' });
   assert.deepEqual(parseCliArgs(['--version'], {}), { kind: 'version' });
+  assert.deepEqual(parseCliArgs(['-v'], {}), { kind: 'version' });
   // --help wins even with a broken config file: it must always work.
   assert.deepEqual(parseCliArgs(['--config', '/nonexistent.toml', '--help'], {}), { kind: 'help' });
 });
 
 test('usage errors: unknown flag, positional, missing or malformed values', () => {
   const cases: [string[], RegExp][] = [
-    [['--bogus'], /bogus/],
-    [['extra'], /extra/],
-    [['--port'], /port/],
-    [['--port', 'abc'], /--port: expected an integer from 0 to 65535, got "abc"/],
-    [['--port', '70000'], /--port: expected an integer from 0 to 65535/],
-    [['--tls-port', '-1'], /tls-port/],
-    [['--seed', '1.5'], /--seed: expected a non-negative integer/],
-    [['--seed', '99999999999999999999'], /--seed/],
-    [['--stats-interval-ms', 'soon'], /--stats-interval-ms/],
-    [['--bind', ''], /--bind: expected a non-empty value/],
+    [['--bogus'], /^unknown option --bogus$/],
+    [['--prot', '1'], /^unknown option --prot; did you mean --port\?$/],
+    [['-x'], /^unknown option -x$/],
+    [['extra'], /^unexpected argument "extra": spot-sim takes options only$/],
+    [['--port'], /^--port needs a value: --port N$/],
+    [['--port', 'abc'], /^--port: expected a port number from 0 to 65535 \(0: any free port\), got "abc"$/],
+    [['--port', '70000'], /^--port: expected a port number from 0 to 65535 \(0: any free port\), got "70000"$/],
+    [['--tls-port', '-1'], /^--tls-port: expected a port number from 0 to 65535 \(0: any free port\), got "-1"$/],
+    [['--port', '1e3'], /^--port: expected a port number/],
+    [['--seed', '1.5'], /^--seed: expected a non-negative integer, got "1.5"$/],
+    [['--seed', '99999999999999999999'], /^--seed: expected a non-negative integer of at most 9007199254740991 in size/],
+    [['--stats-interval-ms', 'soon'], /^--stats-interval-ms: expected a whole number of milliseconds from 0 to 2147483647, got "soon"$/],
+    [['--stats-interval-ms', '99999999999'], /^--stats-interval-ms: expected a whole number of milliseconds from 0 to 2147483647/],
+    [['--bind', ''], /^--bind: expected a non-empty string, got ""$/],
     [['--config', ''], /--config/],
-    [['--quiet=yes'], /quiet/],
+    [['--quiet=yes'], /^--quiet takes no value$/],
+    [['--log-format', 'xml'], /^--log-format: expected "text" or "json", got "xml"$/],
+    [['--check-config', '--print-config'], /give one of them/],
+    [['--port', '1', '--seed', 'x', '--tls-port', 'y'], /^--seed: .*\n--tls-port: /],
   ];
   for (const [argv, message] of cases) {
     assert.throws(() => parseCliArgs(argv, {}), (error: unknown) => {
@@ -102,9 +119,10 @@ test('configuration errors from file, flags or environment are ConfigErrors with
     assert.match(error.message, new RegExp(bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     return true;
   });
-  assert.throws(() => parseCliArgs(['--stats-interval-ms', '99999999999'], {}), (error: unknown) => {
+  // A variable's value the file's rules refuse is named by the variable.
+  assert.throws(() => parseCliArgs([], { SVC_SIM_API_KEY: 'has space' }), (error: unknown) => {
     assert.ok(error instanceof ConfigError);
-    assert.deepEqual(error.problems.map((problem) => problem.path), ['sim.stats_interval_ms']);
+    assert.deepEqual(error.problems.map((problem) => problem.path), ['SVC_SIM_API_KEY']);
     return true;
   });
   assert.throws(() => parseCliArgs([], { SVC_SIM_PORT: 'eighty' }), (error: unknown) => {

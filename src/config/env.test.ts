@@ -37,8 +37,8 @@ test('a malformed port variable is a ConfigError naming the variable; both are r
     (error: unknown) => {
       assert.ok(error instanceof ConfigError);
       assert.deepEqual(error.problems, [
-        { path: 'SVC_SIM_PORT', expected: 'an integer port from 0 to 65535', got: '"abc"' },
-        { path: 'SVC_SIM_TLS_PORT', expected: 'an integer port from 0 to 65535', got: '"70000"' },
+        { path: 'SVC_SIM_PORT', expected: 'a port number from 0 to 65535 (0: any free port)', got: '"abc"' },
+        { path: 'SVC_SIM_TLS_PORT', expected: 'a port number from 0 to 65535 (0: any free port)', got: '"70000"' },
       ]);
       assert.match(error.message, /environment/);
       return true;

@@ -20,3 +20,19 @@ export function exposureWarnings(config: Config): string[] {
       `Set ${ENV_API_SECRET} (or sim.account.api_secret) to a secret of your own, or bind 127.0.0.1.`,
   ];
 }
+
+/** A wildcard bind: the server listens on every interface of the machine. */
+export function isWildcard(bind: string): boolean {
+  return bind === '0.0.0.0' || bind === '::' || bind === '[::]';
+}
+
+/**
+ * Why the control API is not served, in words for the start block, or null when it is. Loopback
+ * binds serve it; any other bind only with a `control_token` (clients then send it as a bearer
+ * token), so that an exposed simulator cannot be reset or faulted by whoever reaches it.
+ */
+export function controlApiOffReason(sim: Config['sim']): string | null {
+  if (!sim.control_api) return 'sim.control_api = false';
+  if (isLoopback(sim.bind) || sim.control_token !== undefined) return null;
+  return `bind ${sim.bind} is not a loopback address and no sim.control_token is set (set one to serve it to clients that send Authorization: Bearer <token>)`;
+}

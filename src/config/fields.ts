@@ -30,6 +30,25 @@ export class ProblemList {
 
 export type Reader<T> = (value: unknown, path: string, problems: ProblemList) => T | Invalid;
 
+/** A piece of JSON Schema (draft-07): what a reader accepts, for the schema editors complete from. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+const SCHEMAS = new WeakMap<Reader<unknown>, JsonSchema>();
+
+/** Records what `reader` accepts as JSON Schema (schema.ts builds the file's schema from these). */
+export function withSchema<T>(reader: Reader<T>, schema: JsonSchema): Reader<T> {
+  SCHEMAS.set(reader, schema);
+  return reader;
+}
+
+/** The JSON Schema recorded for `reader`, if any. */
+export function schemaOf(reader: Reader<unknown>): JsonSchema | undefined {
+  return SCHEMAS.get(reader);
+}
+
+/** A decimal as TOML gives it: a plain decimal string (exact) or a number. */
+const DECIMAL_SCHEMA = { type: ['string', 'number'], pattern: '^[0-9]+(\\.[0-9]+)?$' } as const;
+
 /**
  * A TOML table as parsed (smol-toml gives null-prototype objects) or as written in code.
  * Dates (smol-toml's TomlDate extends Date) and arrays are not tables.
@@ -40,35 +59,56 @@ export function isTable(value: unknown): value is Record<string, unknown> {
   return proto === null || proto === Object.prototype;
 }
 
-export const readBoolean: Reader<boolean> = (value, path, problems) =>
-  typeof value === 'boolean' ? value : problems.found(path, 'true or false', value);
+export const readBoolean: Reader<boolean> = withSchema(
+  (value, path, problems) => (typeof value === 'boolean' ? value : problems.found(path, 'true or false', value)),
+  { type: 'boolean' },
+);
 
-export const readNonEmptyString: Reader<string> = (value, path, problems) =>
-  typeof value === 'string' && value.length > 0 ? value : problems.found(path, 'a non-empty string', value);
+export const readNonEmptyString: Reader<string> = withSchema(
+  (value, path, problems) => (typeof value === 'string' && value.length > 0 ? value : problems.found(path, 'a non-empty string', value)),
+  { type: 'string', minLength: 1 },
+);
+
+const TOKEN = /^[\x21-\x7e]+$/;
 
 /** Credentials travel in HTTP headers and signatures: no blanks or control characters. */
-export const readToken: Reader<string> = (value, path, problems) =>
-  typeof value === 'string' && /^[\x21-\x7e]+$/.test(value)
-    ? value
-    : problems.found(path, 'a non-empty string of printable ASCII without spaces', value);
+export const readToken: Reader<string> = withSchema(
+  (value, path, problems) =>
+    typeof value === 'string' && TOKEN.test(value) ? value : problems.found(path, 'a non-empty string of printable ASCII without spaces', value),
+  { type: 'string', pattern: TOKEN.source },
+);
 
 export function readOneOf<T extends string>(allowed: readonly T[]): Reader<T> {
   const expected = allowed.map((item) => JSON.stringify(item)).join(' or ');
-  return (value, path, problems) =>
-    typeof value === 'string' && (allowed as readonly string[]).includes(value)
-      ? (value as T)
-      : problems.found(path, expected, value);
+  return withSchema<T>(
+    (value, path, problems) =>
+      typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : problems.found(path, expected, value),
+    { type: 'string', enum: allowed },
+  );
 }
 
 /** Node timers overflow above 2^31-1 ms (they then fire after 1 ms), so timer periods stop there. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** What a TCP port key or flag takes, in the words every message about one uses. */
+export const PORT_EXPECTATION = 'a port number from 0 to 65535 (0: any free port)';
+
+/** A listening port: 0 lets the system pick a free one. */
+export const readPort = (): Reader<number> => readInteger({ min: 0, max: 65535, expected: PORT_EXPECTATION });
+
+/** A period handed to a Node timer, in whole milliseconds from `min` to what a timer can hold. */
+export const readTimerMs = (min: number): Reader<number> =>
+  readInteger({ min, max: MAX_TIMER_MS, expected: `a whole number of milliseconds from ${min} to ${MAX_TIMER_MS}` });
+
 interface IntegerRule {
   readonly min?: number;
   readonly max?: number;
+  /** The rule in a user's words when the bounds alone would not say it ("a port number ..."). */
+  readonly expected?: string;
 }
 
-function integerExpectation({ min, max }: IntegerRule): string {
+function integerExpectation({ min, max, expected }: IntegerRule): string {
+  if (expected !== undefined) return expected;
   if (min !== undefined && max !== undefined) return `an integer from ${min} to ${max}`;
   if (min === 0) return 'a non-negative integer';
   if (min === 1) return 'a positive integer';
@@ -78,7 +118,8 @@ function integerExpectation({ min, max }: IntegerRule): string {
 
 export function readInteger(rule: IntegerRule = {}): Reader<number> {
   const expected = integerExpectation(rule);
-  return (value, path, problems) => {
+  const schema = { type: 'integer', minimum: rule.min ?? Number.MIN_SAFE_INTEGER, maximum: rule.max ?? Number.MAX_SAFE_INTEGER };
+  return withSchema<number>((value, path, problems) => {
     const isWhole = (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
     if (!isWhole) return problems.found(path, expected, value);
     // Beyond 2^53 a number is no longer exact (TOML gives such integers as bigint).
@@ -88,36 +129,52 @@ export function readInteger(rule: IntegerRule = {}): Reader<number> {
     if (rule.min !== undefined && value < rule.min) return problems.found(path, expected, value);
     if (rule.max !== undefined && value > rule.max) return problems.found(path, expected, value);
     return Object.is(value, -0) ? 0 : value;
-  };
+  }, schema);
 }
 
-interface NumberRule {
+/** The bounds of a rule as JSON Schema keywords (`minimum`, `exclusiveMinimum`, `maximum`, ...). */
+type Bounds = { readonly minimum?: number; readonly exclusiveMinimum?: number; readonly maximum?: number; readonly exclusiveMaximum?: number };
+
+interface NumberRule extends Bounds {
   /** Words for the accepted values, e.g. "a non-negative number". */
   readonly expected: string;
-  readonly accept: (value: number) => boolean;
 }
 
-/** A finite number (TOML integer or float) that satisfies the rule. */
-export function readNumber(rule: NumberRule): Reader<number> {
-  return (value, path, problems) => {
-    if (typeof value !== 'number' || !Number.isFinite(value) || !rule.accept(value)) {
-      return problems.found(path, rule.expected, value);
+function withinBounds(value: number, { minimum, exclusiveMinimum, maximum, exclusiveMaximum }: Bounds): boolean {
+  return !(
+    (minimum !== undefined && value < minimum) ||
+    (exclusiveMinimum !== undefined && value <= exclusiveMinimum) ||
+    (maximum !== undefined && value > maximum) ||
+    (exclusiveMaximum !== undefined && value >= exclusiveMaximum)
+  );
+}
+
+/** A finite number (TOML integer or float) within the rule's bounds. */
+export function readNumber({ expected, ...bounds }: NumberRule): Reader<number> {
+  return withSchema<number>((value, path, problems) => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || !withinBounds(value, bounds)) {
+      return problems.found(path, expected, value);
     }
     return Object.is(value, -0) ? 0 : value;
-  };
+  }, { type: 'number', ...bounds });
 }
 
 interface DecimalRule {
   /** Words for the accepted values, e.g. "a positive decimal". */
   readonly expected: string;
   readonly accept: (value: Decimal) => boolean;
+  /**
+   * `accept` as JSON Schema keywords beyond "a decimal" (bounds for numbers, a stricter pattern
+   * for strings), or the whole schema when it is an `anyOf`.
+   */
+  readonly schema?: JsonSchema;
 }
 
 const DECIMAL_FORMAT_HINT = ' (a number, or a string of digits with an optional fraction: no sign, no exponent)';
 
 /** Reads a decimal and returns its canonical string (see decimal.ts). */
 export function readDecimal(rule: DecimalRule): Reader<string> {
-  return (value, path, problems) => {
+  return withSchema<string>((value, path, problems) => {
     const parsed = parseDecimal(value);
     if (!parsed.ok) {
       const hint = parsed.reason === 'negative' ? '' : DECIMAL_FORMAT_HINT;
@@ -125,12 +182,14 @@ export function readDecimal(rule: DecimalRule): Reader<string> {
     }
     if (!rule.accept(parsed.value)) return problems.found(path, rule.expected, value);
     return canonicalDecimal(parsed.value);
-  };
+  }, rule.schema?.['anyOf'] !== undefined ? rule.schema : { ...DECIMAL_SCHEMA, minimum: 0, ...rule.schema });
 }
 
 export const readPositiveDecimal = readDecimal({
   expected: 'a positive decimal',
   accept: (value) => !value.isZero(),
+  // A string "0" passes the schema; the simulator's own check refuses it.
+  schema: { exclusiveMinimum: 0 },
 });
 
 export const readNonNegativeDecimal = readDecimal({
@@ -141,10 +200,11 @@ export const readNonNegativeDecimal = readDecimal({
 /** Exchange names: assets and symbols (spec 2.1), also used as TOML table keys. */
 export const NAME_PATTERN = /^[A-Z0-9]+$/;
 
-export const readName: Reader<string> = (value, path, problems) =>
-  typeof value === 'string' && NAME_PATTERN.test(value)
-    ? value
-    : problems.found(path, 'a non-empty uppercase name of A-Z and 0-9', value);
+export const readName: Reader<string> = withSchema(
+  (value, path, problems) =>
+    typeof value === 'string' && NAME_PATTERN.test(value) ? value : problems.found(path, 'a non-empty uppercase name of A-Z and 0-9', value),
+  { type: 'string', pattern: NAME_PATTERN.source },
+);
 
 /** Edit distance counting an adjacent swap as one edit ("prot" -> "port"), for typo hints. */
 function editDistance(a: string, b: string): number {
@@ -165,10 +225,15 @@ function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
+/** The known names within a typo or two of `key` (case aside), for "did you mean" hints. */
+export function closeMatches(key: string, known: readonly string[]): string[] {
+  const tolerance = key.length >= 5 ? 2 : 1;
+  return known.filter((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= tolerance);
+}
+
 /** The `expected` text of an unknown key: starts with "unknown key", suggests a close known key. */
 export function unknownKeyExpectation(key: string, known: readonly string[]): string {
-  const tolerance = key.length >= 5 ? 2 : 1;
-  const close = known.filter((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= tolerance);
+  const close = closeMatches(key, known);
   const suggestion = close.length > 0 ? `; did you mean ${close.map((name) => `"${name}"`).join(' or ')}?` : '';
   return `unknown key${suggestion} (known here: ${known.join(', ')})`;
 }

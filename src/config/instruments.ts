@@ -28,6 +28,12 @@ const MAX_NOTIONAL_DECIMALS = 8;
 const readStep = readDecimal({
   expected: 'a power of ten from 0.00000001 to 1 (such as "0.01" or "1")',
   accept: isPowerOfTenStep,
+  schema: {
+    anyOf: [
+      { type: 'string', pattern: '^0*1(\\.0+)?$|^0+\\.0{0,7}10*$' },
+      { type: 'number', enum: [1, 0.1, 0.01, 0.001, 0.0001, 0.00001, 0.000001, 0.0000001, 0.00000001] },
+    ],
+  },
 });
 
 export const INSTRUMENT_SPEC = {

@@ -13,7 +13,9 @@ import {
   readNonEmptyString,
   readNumber,
   readOneOf,
+  readPort,
   readPositiveDecimal,
+  readTimerMs,
   readToken,
 } from './fields.ts';
 import { optional, readRawTable, readTable, required, tableReader, type TableResult } from './table.ts';
@@ -22,23 +24,24 @@ import type { ClockMode, DepthSnapshotMode, EndedOrdersMode, NetBackend } from '
 /** Upper bound of `sim.account.max_ended_orders`: ten million kept orders, a few GB at most. */
 export const MAX_ENDED_ORDERS = 10_000_000;
 
-const port = readInteger({ min: 0, max: 65535 });
-/** Periods handed to Node timers: at least `min`, at most what a timer can hold. */
-const timerMs = (min: number) => readInteger({ min, max: MAX_TIMER_MS });
+const port = readPort();
+const timerMs = readTimerMs;
 const nonNegativeInteger = readInteger({ min: 0 });
 const positiveInteger = readInteger({ min: 1 });
-const nonNegativeNumber = readNumber({ expected: 'a non-negative number', accept: (value) => value >= 0 });
-const positiveNumber = readNumber({ expected: 'a positive number', accept: (value) => value > 0 });
+const nonNegativeNumber = readNumber({ expected: 'a non-negative number', minimum: 0 });
+const positiveNumber = readNumber({ expected: 'a positive number', exclusiveMinimum: 0 });
 /** One-shot fault timers in seconds (0 = off), bounded by what a Node timer can hold. */
 const faultSeconds = readNumber({
   expected: `a non-negative number of seconds of at most ${MAX_TIMER_MS / 1000}`,
-  accept: (value) => value >= 0 && value * 1000 <= MAX_TIMER_MS,
+  minimum: 0,
+  maximum: MAX_TIMER_MS / 1000,
 });
 
 /** Spec 2.3: commission in basis points; below 10000 bps (100%), cents of a bp at most. */
 const basisPoints = readDecimal({
   expected: 'a decimal number of basis points, at least 0 and below 10000, with at most 2 decimals',
   accept: (value) => value.decimalPlaces() <= 2 && value.lt(new Decimal(10000)),
+  schema: { exclusiveMaximum: 10000, pattern: '^[0-9]+(\\.[0-9]{1,2})?$' },
 });
 
 export const ENGINE_SPEC = {
@@ -94,12 +97,8 @@ export const FAULTS_SPEC = {
   timestamp_error_after_s: required(faultSeconds),
   rest_unresponsive_after_s: required(faultSeconds),
   rest_unresponsive_for_s: required(faultSeconds),
-  delay_ack_ms: required(
-    readNumber({
-      expected: `a non-negative number of milliseconds of at most ${MAX_TIMER_MS}`,
-      accept: (value) => value >= 0 && value <= MAX_TIMER_MS,
-    }),
-  ),
+  // The fault call it arms (setAckDelayMs) takes whole milliseconds; so does the file.
+  delay_ack_ms: required(timerMs(0)),
   // Counts of requests: whole numbers.
   reject_next_orders: required(nonNegativeInteger),
   rate_limit_next: required(nonNegativeInteger),

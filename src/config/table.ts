@@ -1,7 +1,7 @@
 // Reads one TOML table against a list of known keys: unknown keys and missing required keys
 // are problems (API.md section 2: never silently ignored), every known key goes through its
 // reader, and reading carries on past a bad key so all problems are reported together.
-import { INVALID, isTable, joinPath, unknownKeyExpectation, type Invalid, type ProblemList, type Reader } from './fields.ts';
+import { INVALID, isTable, joinPath, unknownKeyExpectation, withSchema, type Invalid, type ProblemList, type Reader } from './fields.ts';
 
 export interface FieldSpec<T> {
   readonly read: Reader<T>;
@@ -70,11 +70,22 @@ export function readTable<S extends TableSpec>(
   return result as TableResult<S>;
 }
 
+const TABLE_SPECS = new WeakMap<Reader<unknown>, TableSpec>();
+
 /** A reader for a nested table, so specs can nest (`sim.generator`, `sim.faults`, ...). */
 export function tableReader<S extends TableSpec>(spec: S): Reader<TableResult<S>> {
-  return (value, path, problems) => readTable(value, path, spec, problems);
+  const reader: Reader<TableResult<S>> = (value, path, problems) => readTable(value, path, spec, problems);
+  TABLE_SPECS.set(reader, spec);
+  return reader;
+}
+
+/** The spec a `tableReader` reads (for the JSON Schema of the file). */
+export function tableSpecOf(reader: Reader<unknown>): TableSpec | undefined {
+  return TABLE_SPECS.get(reader);
 }
 
 /** Passes a table through unread, for maps whose keys depend on other keys (symbols, balances). */
-export const readRawTable: Reader<Record<string, unknown>> = (value, path, problems) =>
-  isTable(value) ? value : problems.found(path, 'a table', value);
+export const readRawTable: Reader<Record<string, unknown>> = withSchema(
+  (value, path, problems) => (isTable(value) ? value : problems.found(path, 'a table', value)),
+  { type: 'object' },
+);

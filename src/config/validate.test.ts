@@ -26,7 +26,7 @@ test('a key that is not a bare TOML key is quoted in the path', () => {
 });
 
 test('wrong types are reported with the key path', () => {
-  assertOnlyProblem(sim({ port: '9080' }), 'sim.port', /integer from 0 to 65535/);
+  assertOnlyProblem(sim({ port: '9080' }), 'sim.port', /port number from 0 to 65535/);
   assertOnlyProblem(sim({ control_api: 'yes' }), 'sim.control_api', /true or false/);
   assertOnlyProblem(sim({ bind: 127 }), 'sim.bind', /non-empty string/);
   assertOnlyProblem({ engine: 'epoll' }, 'engine', /a table/);
@@ -163,9 +163,9 @@ test('the default balance is 100 for a base asset and 10000000 for a quote-only 
   assert.deepEqual(resolveConfig(instruments(ethbtc, btcusdt)).sim.account.balances, { BTC: '100', ETH: '100', USDT: '10000000' });
 });
 
-test('ports are integers from 0 to 65535', () => {
+test('ports are whole numbers from 0 to 65535', () => {
   for (const key of ['port', 'tls_port']) {
-    for (const bad of [-1, 65536, 80.5, '80']) assertOnlyProblem(sim({ [key]: bad }), `sim.${key}`, /integer from 0 to 65535/);
+    for (const bad of [-1, 65536, 80.5, '80']) assertOnlyProblem(sim({ [key]: bad }), `sim.${key}`, /^a port number from 0 to 65535 \(0: any free port\)$/);
   }
   const config = resolveConfig(sim({ port: 0, tls_port: 65535 }));
   assert.equal(config.sim.port, 0);
@@ -180,12 +180,12 @@ test('seed is a non-negative safe integer', () => {
 
 test('millisecond values: integers with their lower bounds', () => {
   for (const key of ['depth_update_ms', 'driver_tick_ms', 'ping_interval_ms', 'pong_timeout_ms', 'listen_key_validity_ms']) {
-    assertOnlyProblem(sim({ [key]: 0 }), `sim.${key}`, /integer from 1 to 2147483647/);
-    assertOnlyProblem(sim({ [key]: 1.5 }), `sim.${key}`, /integer/);
-    assertOnlyProblem(sim({ [key]: 2 ** 31 }), `sim.${key}`, /integer from 1 to 2147483647/);
+    assertOnlyProblem(sim({ [key]: 0 }), `sim.${key}`, /whole number of milliseconds from 1 to 2147483647/);
+    assertOnlyProblem(sim({ [key]: 1.5 }), `sim.${key}`, /whole number/);
+    assertOnlyProblem(sim({ [key]: 2 ** 31 }), `sim.${key}`, /whole number of milliseconds from 1 to 2147483647/);
     assert.equal(resolveConfig(sim({ [key]: 1 })).sim[key as 'driver_tick_ms'], 1);
   }
-  assertOnlyProblem(sim({ stats_interval_ms: -1 }), 'sim.stats_interval_ms', /integer from 0/);
+  assertOnlyProblem(sim({ stats_interval_ms: -1 }), 'sim.stats_interval_ms', /milliseconds from 0/);
   assert.equal(resolveConfig(sim({ stats_interval_ms: 0 })).sim.stats_interval_ms, 0);
   assertOnlyProblem(sim({ start_time_ms: -1 }), 'sim.start_time_ms', /non-negative integer/);
   assert.equal(resolveConfig(sim({ start_time_ms: 1700000000000 })).sim.start_time_ms, 1700000000000);
@@ -258,11 +258,16 @@ test('generator: rates non-negative, counts non-negative integers, notionals ord
   assert.equal(config.sim.generator.seed_levels, 0);
 });
 
-test('faults: non-negative numbers; request counts are integers', () => {
+test('faults: non-negative numbers of seconds; the ack delay and request counts are whole numbers', () => {
   const faults = (values: Record<string, unknown>) => sim({ faults: values });
   for (const key of ['drop_md_after_s', 'drop_ws_api_after_s', 'skip_depth_update_after_s', 'timestamp_error_after_s',
-    'rest_unresponsive_after_s', 'rest_unresponsive_for_s', 'delay_ack_ms']) {
+    'rest_unresponsive_after_s', 'rest_unresponsive_for_s']) {
     assertOnlyProblem(faults({ [key]: -1 }), `sim.faults.${key}`, /non-negative number/);
+  }
+  // The fault call it arms takes whole milliseconds: a fraction is refused here, with the rest of
+  // the file, and not later by the fault when the server already listens.
+  for (const bad of [-1, 1.5, 2 ** 31]) {
+    assertOnlyProblem(faults({ delay_ack_ms: bad }), 'sim.faults.delay_ack_ms', /^a whole number of milliseconds from 0 to 2147483647$/);
   }
   assertOnlyProblem(faults({ reject_next_orders: 1.5 }), 'sim.faults.reject_next_orders', /non-negative integer/);
   assertOnlyProblem(faults({ rate_limit_next: -2 }), 'sim.faults.rate_limit_next', /non-negative integer/);
@@ -301,7 +306,7 @@ test('several bad keys are reported together in one ConfigError, one per line', 
   assert.equal(lines[0], 'invalid configuration: 7 problems');
   assert.equal(lines.length, 8);
   for (const path of paths) assert.equal(lines.filter((line) => line.startsWith(`  ${path}: `)).length, 1, path);
-  assert.ok(lines.includes('  sim.port: expected an integer from 0 to 65535, got 70000'));
+  assert.ok(lines.includes('  sim.port: expected a port number from 0 to 65535 (0: any free port), got 70000'));
 });
 
 test('order history: ended_orders is "forget" or "keep"; max_ended_orders a whole number from 1 to 10,000,000', () => {

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runModel } from '../../bench/model/run.ts';
+import { runModel } from '../../test/model/run.ts';
 
 const SEED = Number(process.env.MODEL_SEED ?? 20261125);
 const RUNS = Number(process.env.MODEL_RUNS ?? 10);

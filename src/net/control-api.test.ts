@@ -8,6 +8,8 @@ import { startSimulator, type Simulator } from '../index.ts';
 import { latentMid } from '../core/queries.ts';
 
 let sim: Simulator;
+/** What a local tool sends (a change needs it: control-access.test.ts). */
+const JSON_BODY = { 'Content-Type': 'application/json' };
 
 before(async () => {
   sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: 1_700_000_000_000, generator: { enabled: false } } } });
@@ -15,7 +17,7 @@ before(async () => {
 after(() => sim.stop());
 
 async function post(route: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${sim.urls.http}/sim/v1/${route}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${sim.urls.http}/sim/v1/${route}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: JSON_BODY });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
@@ -95,11 +97,11 @@ test('rules by id: GET and DELETE of an unknown or malformed id answer 404; DELE
   const one = await fetch(`${sim.urls.http}/sim/v1/faults/rules/${a.id}`);
   assert.deepEqual(await one.json(), { result: { id: a.id, on: 'ping', times: 0, hits: 0, action: { delayMs: 1 } } });
   for (const [method, id] of [['GET', '424242'], ['DELETE', '424242'], ['DELETE', 'abc'], ['GET', '0']] as const) {
-    const res = await fetch(`${sim.urls.http}/sim/v1/faults/rules/${id}`, { method });
+    const res = await fetch(`${sim.urls.http}/sim/v1/faults/rules/${id}`, { method, headers: JSON_BODY });
     assert.equal(res.status, 404, `${method} ${id}`);
     assert.match(((await res.json()) as { error: { message: string } }).error.message, /no fault rule with id/);
   }
-  const all = await fetch(`${sim.urls.http}/sim/v1/faults/rules`, { method: 'DELETE' });
+  const all = await fetch(`${sim.urls.http}/sim/v1/faults/rules`, { method: 'DELETE', headers: JSON_BODY });
   assert.deepEqual(await all.json(), { result: 2 });
   assert.deepEqual(sim.faults.rules(), []);
 });
@@ -111,4 +113,20 @@ test('config, credentials, urls, ports and now read the handle', async () => {
   assert.deepEqual(await get('ports'), sim.ports);
   assert.equal(await get('now'), sim.now());
   assert.deepEqual(await get('config'), JSON.parse(JSON.stringify(sim.config)));
+});
+
+test('advance-time refusals keep their class on the wire: type RangeError, the in-process message, the clock unmoved', async () => {
+  sim.reset();
+  const start = sim.now();
+  const inProcess = (() => {
+    try {
+      sim.advanceTime(0.25);
+    } catch (error) {
+      return error as Error;
+    }
+    return assert.fail('advanceTime(0.25) was accepted');
+  })();
+  assert.equal(inProcess.constructor, RangeError);
+  assert.deepEqual(await post('advance-time', { ms: 0.25 }), { status: 400, json: { error: { message: inProcess.message, type: 'RangeError' } } });
+  assert.equal(sim.now(), start);
 });

@@ -34,7 +34,7 @@ test('every capability of the in-process handle has a documented route', () => {
   const internal = new Set(['constructor', 'state', 'counters', 'schedule', 'tick', 'nextTimedAt', 'run']);
   const faults = Object.getOwnPropertyNames(Faults.prototype).filter((n) => !internal.has(n)).map((n) => `faults.${n === 'use' ? 'use' : n}`);
   const market = Object.getOwnPropertyNames(Market.prototype).filter((n) => !internal.has(n)).map((n) => `market.${n}`);
-  const handle = ['urls', 'ports', 'config', 'credentials', 'stats', 'mark', 'openClientOrderIds', 'reset', 'advanceTime', 'now'];
+  const handle = ['urls', 'ports', 'config', 'credentials', 'stats', 'mark', 'openClientOrderIds', 'openOrders', 'balances', 'reset', 'advanceTime', 'now'];
   assert.deepEqual([...faults, ...market, ...handle].filter((c) => !ids.has(c)), []);
 });
 
@@ -46,7 +46,7 @@ test('every documented operation is served, and other methods get 405 with the d
       const rule = sim.faults.use({ on: 'ping', times: 0, action: { delayMs: 0 } });
       const url = `${sim.urls.http}/sim/v1${path.replace('{id}', String(rule.id))}`;
       // An empty body: a route that needs arguments answers 400 naming them, never 404/405.
-      const res = await fetch(url, { method: verb, body: verb === 'GET' ? undefined : '' });
+      const res = await fetch(url, { method: verb, body: verb === 'GET' ? undefined : '', headers: { 'Content-Type': 'application/json' } });
       if (documented.includes(verb)) {
         assert.ok(![404, 405].includes(res.status), `${verb} ${path} answered ${res.status}`);
         await res.body?.cancel();

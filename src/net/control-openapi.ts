@@ -15,7 +15,7 @@ const ERROR_BODY = {
       properties: {
         message: { type: 'string' },
         code: { type: 'integer', description: "the reference exchange's error code (scripted-market refusals)" },
-        type: { type: 'string', description: 'the in-process error class: FaultError, FaultRangeError, FaultRuleError, SpotSimError, ControlError' },
+        type: { type: 'string', description: 'the in-process error class: FaultError, FaultRangeError, FaultRuleError, RangeError, SpotSimError, ControlError' },
       },
     },
   },
@@ -28,10 +28,11 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   404: 'Unknown route or resource',
   405: 'Known route, wrong method (Allow lists the methods)',
   409: 'State conflict',
+  415: 'A state-changing request without Content-Type: application/json (and without the control token)',
 };
 
 function operation(route: ControlRoute): Record<string, unknown> {
-  const errors = [400, 401, 403, ...(route.errors ?? [])].sort();
+  const errors = [400, 401, 403, ...(route.method === 'GET' ? [] : [415]), ...(route.errors ?? [])].sort();
   const responses: Record<string, unknown> = {
     200: {
       description: 'Done',
@@ -41,6 +42,7 @@ function operation(route: ControlRoute): Record<string, unknown> {
   for (const status of errors) responses[status] = { description: STATUS_TEXT[status], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const op: Record<string, unknown> = { operationId: route.call, summary: route.summary, responses };
   if (route.path.includes('{id}')) op.parameters = [{ name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }];
+  if (route.query !== undefined) op.parameters = route.query.map((a) => ({ name: a.name, in: 'query', required: false, schema: a.schema }));
   if (route.body === 'object') {
     op.requestBody = { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/FaultRule' } } } };
   } else if (route.body !== 'none') {

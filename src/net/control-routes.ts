@@ -6,7 +6,6 @@
 // of fault methods (faults/methods.ts), the market routes from MARKET_ARGUMENTS.
 
 import type { Config } from '../config/types.ts';
-import { FaultError } from '../faults/checks.ts';
 import type { Faults } from '../faults/controller.ts';
 import { FAULT_METHODS, type ArgSchema } from '../faults/methods.ts';
 import type { FaultRule } from '../faults/rule.ts';
@@ -22,6 +21,8 @@ export interface ControlHost {
   stats(): unknown;
   mark(): void;
   openClientOrderIds(): string[];
+  openOrders(symbol?: string): unknown[];
+  balances(): unknown[];
   reset(): void;
   advanceTime(ms: number): void;
   now(): number;
@@ -35,6 +36,17 @@ export class ControlError extends Error {
   ) {
     super(message);
     this.name = 'ControlError';
+  }
+}
+
+/**
+ * An in-process refusal a route passes on as it is (400): the error body's `type` is its class,
+ * so `connectSimulator` throws the same class (advanceTime's RangeError stays a RangeError).
+ */
+export class ArgumentRefusal extends Error {
+  constructor(readonly refusal: RangeError | TypeError) {
+    super(refusal.message);
+    this.name = 'ArgumentRefusal';
   }
 }
 
@@ -58,6 +70,8 @@ export interface ControlRoute {
    * object (`'object'`: a fault rule), or none (an empty body or `{}`; anything else is 400).
    */
   readonly body: { readonly args: readonly BodyArg[]; readonly optionalArgs?: boolean } | 'object' | 'none';
+  /** A GET's named arguments, from the query string, each optional (unknown names are refused). */
+  readonly query?: readonly BodyArg[];
   readonly result: ArgSchema;
   /** Status codes other than 200 this route answers (beyond 400 for a bad body and 401/403 of access). */
   readonly errors?: readonly (404 | 409)[];
@@ -105,6 +119,25 @@ const FIXED_ROUTES: readonly ControlRoute[] = [
   { method: 'GET', path: 'stats', call: 'stats', summary: 'Counters of spec 1.7 and 4.5, including sinceMark.', body: 'none', result: OBJECT, run: (sim) => sim.stats() },
   { method: 'POST', path: 'mark', call: 'mark', summary: 'Starts the "since mark" counters.', body: 'none', result: NULL, run: (sim) => sim.mark() },
   { method: 'GET', path: 'open-client-order-ids', call: 'openClientOrderIds', summary: "The client order ids of the account's open orders, oldest first.", body: 'none', result: { type: 'array', items: { type: 'string' } }, run: (sim) => sim.openClientOrderIds() },
+  {
+    method: 'GET',
+    path: 'open-orders',
+    call: 'openOrders',
+    summary: "The account's open orders (of `symbol`), oldest first, as GET /api/v3/openOrders lists them; spends no request weight.",
+    body: 'none',
+    query: [{ name: 'symbol', schema: { type: 'string' } }],
+    result: { type: 'array', items: { type: 'object', required: ['symbol', 'orderId', 'clientOrderId', 'status'] } },
+    run: (sim, { args }) => sim.openOrders(args.symbol as string | undefined),
+  },
+  {
+    method: 'GET',
+    path: 'balances',
+    call: 'balances',
+    summary: "The account's balance of every asset, as GET /api/v3/account lists them; spends no request weight.",
+    body: 'none',
+    result: { type: 'array', items: { type: 'object', required: ['asset', 'free', 'locked'] } },
+    run: (sim) => sim.balances(),
+  },
   { method: 'POST', path: 'reset', call: 'reset', summary: 'Back to the starting state (listeners kept; WebSockets closed).', body: 'none', result: NULL, run: (sim) => sim.reset() },
   {
     method: 'POST',
@@ -119,7 +152,7 @@ const FIXED_ROUTES: readonly ControlRoute[] = [
       try {
         sim.advanceTime(args.ms as number);
       } catch (error) {
-        if (error instanceof RangeError) throw new FaultError(error.message);
+        if (error instanceof RangeError) throw new ArgumentRefusal(error);
         if (sim.config.sim.clock !== 'manual') throw new ControlError(409, 'advanceTime needs sim.clock = "manual"; this simulator runs on the wall clock');
         throw error;
       }

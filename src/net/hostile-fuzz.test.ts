@@ -69,8 +69,8 @@ const anyValue = fc.oneof(neverValid, scalar, fc.constantFrom('["BTCUSDT"]', '["
 
 // ------------------------------------------------------------------ transports
 
-async function httpCall(method: string, path: string, body?: string): Promise<number> {
-  const res = await fetch(`${sim.urls.http}${path}`, { method, body, headers: body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' } });
+async function httpCall(method: string, path: string, body?: string, contentType = 'application/x-www-form-urlencoded'): Promise<number> {
+  const res = await fetch(`${sim.urls.http}${path}`, { method, body, headers: body === undefined ? {} : { 'content-type': contentType } });
   await res.arrayBuffer();
   return res.status;
 }
@@ -195,7 +195,7 @@ test(`control API: a hostile value in any argument of any route of its table (${
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...ROUTE_CASES), neverValid, async ({ route, path, name }, hostile) => {
       const body = controlBody(route, name, hostile);
-      const status = await httpCall(route.method, `/sim/v1/${path}`, route.method === 'GET' ? undefined : body);
+      const status = await httpCall(route.method, `/sim/v1/${path}`, route.method === 'GET' ? undefined : body, 'application/json');
       // A GET reads no body; every other route refuses the hostile argument.
       if (route.method === 'GET') assert.ok(status < 500, `${status} for GET ${path}`);
       else assert.equal(status, 400, `${status} for ${route.method} ${path} ${body.slice(0, 200)}`);

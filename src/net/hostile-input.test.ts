@@ -21,7 +21,7 @@ export function deepArray(depth: number): string {
 }
 
 async function post(route: string, body: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${sim.urls.http}/sim/v1/${route}`, { method: 'POST', body });
+  const res = await fetch(`${sim.urls.http}/sim/v1/${route}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 

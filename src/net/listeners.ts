@@ -15,9 +15,9 @@ export interface ListenerPair {
 export class ListenError extends Error {}
 
 /**
- * Bounds on a connection that never finishes its request (bench/soak.ts): node's defaults hold
- * a socket that sends nothing or trickles its headers for 60 s (checked every 30 s, so up to
- * 90 s), a request body sent a byte at a time for 300 s, and a TLS handshake that never
+ * Bounds on a connection that never finishes its request (bench/soak/soak.ts): node's defaults
+ * hold a socket that sends nothing or trickles its headers for 60 s (checked every 30 s, so up
+ * to 90 s), a request body sent a byte at a time for 300 s, and a TLS handshake that never
  * completes for 120 s. A local simulator's clients send a request in one go, so these are
  * tighter; idle keep-alive connections keep `keepAliveTimeout`, upgraded WebSockets are not
  * affected (the heartbeat bounds those), and a response the server holds back (the REST

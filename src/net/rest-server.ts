@@ -8,6 +8,7 @@ import { REST_PATHS, REST_ROUTES } from '../api/endpoints.ts';
 import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
+import type { ReplyObserver } from '../api/reply.ts';
 import { replyInUnit, timeUnitOf, type TimeUnit } from '../api/time-unit.ts';
 import { apiError, isApiError } from '../core/errors.ts';
 import type { ReplyFault } from '../faults/rules.ts';
@@ -30,13 +31,14 @@ export interface RestOptions {
   readonly outbox: Outbox;
   /** Other handlers tried before the API routes (e.g. the control API); true = handled. */
   readonly extraRoutes?: (req: IncomingMessage, res: ServerResponse, path: string, body: string) => boolean;
-  /** Observes every API reply (stats). */
-  readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
+  /** Observes every API reply (stats, journal, request log). */
+  readonly onReply?: ReplyObserver;
 }
 
 export function createRestHandler(options: RestOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { service } = options;
   return (req, res) => {
+    const receivedAt = performance.now();
     const url = req.url ?? '/';
     // The control API answers its own preflights (without CORS approval: it is not for pages).
     if (req.method === 'OPTIONS' && !url.startsWith(CONTROL_PATH)) return preflight(req, res);
@@ -49,7 +51,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     const world = options.outbox.stamp();
     readBody(req, (body) => {
       try {
-        answer(req, res, path, query, body, world);
+        answer(req, res, path, query, body, world, receivedAt);
       } catch (error) {
         // The last line of defence (issue 18): nothing a client sends takes the process down;
         // the reference's generic error, counted as the defect it is.
@@ -60,7 +62,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     });
   };
 
-  function answer(req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | null, world: number): void {
+  function answer(req: IncomingMessage, res: ServerResponse, path: string, query: string, body: string | null, world: number, receivedAt: number): void {
     if (!options.outbox.isCurrent(world)) return void res.destroy();
     if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
     if (options.extraRoutes?.(req, res, path, body)) return;
@@ -71,7 +73,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     if (endpoint === undefined) {
       const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
       const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
-      options.onReply?.(undefined, notFound);
+      options.onReply?.(undefined, notFound, { method: req.method ?? '', path, receivedAt });
       return send(res, notFound);
     }
     let reply: Reply;
@@ -82,7 +84,7 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
       if (!isApiError(error)) throw error;
       reply = service.error(error, service.clock.now(), endpoint);
     }
-    options.onReply?.(endpoint.id, reply);
+    options.onReply?.(endpoint.id, reply, { method: req.method ?? '', path, receivedAt });
     const fault = service.faults.replyFault(endpoint, 'rest');
     const unit = timeUnitOf(headerValue(req, 'x-mbx-time-unit'));
     if (fault.delayMs === 0 && fault.outcome === 'send') {

@@ -12,6 +12,7 @@ import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
 import { parseExact, roundedIntegers } from '../api/exact-json.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
+import type { ReplyObserver } from '../api/reply.ts';
 import type { ConnectionControl, SessionStatus } from '../api/session.ts';
 import { eventInUnit, replyInUnit, type TimeUnit } from '../api/time-unit.ts';
 import { apiError, isApiError, type ApiError } from '../core/errors.ts';
@@ -37,7 +38,7 @@ export interface WsApiHooks {
   readonly users: UserStreams;
   /** Where a request's events go (user data, public trades) once its response is sent. */
   readonly outbox: Outbox;
-  readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
+  readonly onReply?: ReplyObserver;
 }
 
 export class WsApiConnection implements ConnectionControl {
@@ -89,6 +90,7 @@ export class WsApiConnection implements ConnectionControl {
   }
 
   private receive(data: RawData, isBinary: boolean): void {
+    const receivedAt = performance.now();
     const text = isBinary ? null : rawText(data);
     const request = this.parse(text);
     if ('error' in request) {
@@ -116,7 +118,7 @@ export class WsApiConnection implements ConnectionControl {
       if (!isApiError(error)) throw error;
       reply = service.error(error, service.clock.now(), endpoint);
     }
-    this.hooks.onReply?.(endpoint.id, reply);
+    this.hooks.onReply?.(endpoint.id, reply, { method: endpoint.ws ?? endpoint.id, receivedAt });
     // Fault rules: the reply may be lost (swallow_next_ws_api_responses), the connection closed
     // instead, or the reply delayed with its user events (set_ack_delay_ms); it was carried out.
     const fault = service.faults.replyFault(endpoint, 'ws-api');

@@ -11,7 +11,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EventWire } from '../api/event-wire.ts';
 import { timeUnitOf } from '../api/time-unit.ts';
-import type { Reply, Service } from '../api/service.ts';
+import type { Service } from '../api/service.ts';
+import type { ReplyObserver } from '../api/reply.ts';
 import type { CoreEvent, DepthDiff, Touch } from '../core/types.ts';
 import type { EventDelivery, Outbox } from './outbox.ts';
 import { MarketStreams, type MarketConnection } from './market-streams.ts';
@@ -30,7 +31,7 @@ export interface GatewayOptions {
   readonly pongTimeoutMs: number;
   /** Where WS API requests publish their events (made by the simulator, delivered by this gateway). */
   readonly outbox: Outbox;
-  readonly onReply?: (endpointId: string | undefined, reply: Reply) => void;
+  readonly onReply?: ReplyObserver;
   readonly onSlowConsumer?: () => void;
   /** A timed market-data stream got its first subscriber: the scheduler looks again. */
   readonly onMarketDataSubscriber?: () => void;

@@ -2,7 +2,7 @@
 // lots and book key as doubles; the level links, the level and the pick-list position as int32),
 // so a cancel, a rest or a fill touches a few records of 32 bytes instead of 3-4 scattered Order
 // objects of ~104. On the deep book (250k resting) the objects were 26 MB, beyond the caches,
-// and each op stalled on them; the records are 8 MB (bench/engine-packed.ts measured the bound).
+// and each op stalled on them; the records are 8 MB (bench/REPORT.md, "Tried, not kept": the packed what-if that measured the bound).
 //
 // A slot's key is -(generation * SLOT_LIMIT + slot + 1): the counterparty's book key, looked up
 // with one read and a check that the slot still holds that key, so a key of an order that is

@@ -6,6 +6,6 @@
 // (market-history.ts). Everything outside the room imports this file.
 
 export { MarketData, SymbolMarketData, NO_HISTORY, type AggTrade, type Candle, type TradeRow } from './market-data.ts';
-export { buildHistory, parseKlineCsv, type CsvCandles, type MarketHistory } from './market-history.ts';
+export { buildHistory, type CsvCandles, type KlineRow, type MarketHistory } from './market-history.ts';
 export type { BarFold } from './minute-bars.ts';
 export * from './kline-time.ts';

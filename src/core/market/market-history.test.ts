@@ -1,7 +1,7 @@
 // History at start and the matcher's feed (API.md section 9): same seed and start -> same
 // history; ids continue after it and a fresh core (a reset) keeps it; a taker sweeping levels
-// makes one aggregate per price; a kline CSV (ms or µs times) is a symbol's history and the
-// latent mid starts at its last close.
+// makes one aggregate per price; a kline CSV's candles are a symbol's history and the latent
+// mid starts at its last close.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { resolveConfig } from '../../config/index.ts';
 import type { SimConfigInput } from '../../config/types.ts';
 import { Exchange } from '../exchange.ts';
 import { KLINE_INTERVALS } from './kline-time.ts';
-import { buildHistory, parseKlineCsv } from './market-history.ts';
+import { buildHistory } from './market-history.ts';
 import { buildMarkets } from '../markets.ts';
 import { T0 } from '../test-support.ts';
 
@@ -81,16 +81,11 @@ test('the matcher: a taker sweeping three levels makes three aggregates of one t
   );
 });
 
-test('kline CSV: 12 columns, ms or µs times; the symbol history is its candles, ids continue after its trade counts, the mid starts at the last close', () => {
-  const csv = [
-    '1735689600000,93576.00,93610.93,93537.50,93610.93,8.21827,1735689659999,768978.65,1313,3.95,369858.22,0',
-    '1735689660000000,93610.93,93652.00,93606.48,93652.00,14.08,1735689719999999,1318162.01,2090,10.38,972178.16,0',
-  ].join('\n');
-  const rows = parseKlineCsv(csv);
-  assert.ok(Array.isArray(rows));
-  assert.equal(rows[1]!.openTime, 1735689660000);
-  assert.match(String(parseKlineCsv('1,2,3')), /line 1: expected 12 columns/);
-  assert.match(String(parseKlineCsv('a,b,c,d,e,f,g,h,i,j,k,l')), /line 1: not a kline row/);
+test('kline CSV candles (read by src/history-files.ts): the symbol history is its candles, ids continue after its trade counts, the mid starts at the last close', () => {
+  const rows = [
+    { openTime: 1735689600000, open: 9357600, high: 9361093, low: 9353750, close: 9361093, volume: 821827, quoteVolume: 7689786500000, trades: 1313, takerBuyVolume: 395000, takerBuyQuoteVolume: 3698582200000 },
+    { openTime: 1735689660000, open: 9361093, high: 9365200, low: 9360648, close: 9365200, volume: 1408000, quoteVolume: 13181620100000, trades: 2090, takerBuyVolume: 1038000, takerBuyQuoteVolume: 9721781600000 },
+  ];
   const config = resolveConfig({ sim: { history: { minutes: 0 } } });
   const h = buildHistory(config, buildMarkets(config).instruments, 1735689720000, [{ symbolIndex: 0, rows }]);
   assert.equal(h.lastClose[0], 9365200);

@@ -14,7 +14,7 @@ import { BAR, MinuteBars, T } from './minute-bars.ts';
 import type { SymbolHistory } from './market-data.ts';
 import { Rng } from '../rng.ts';
 import { TradeColumns, type TradeHistory } from './trade-tape.ts';
-import { parseScaledBig, POW10 } from '../units.ts';
+import { POW10 } from '../units.ts';
 
 /** Every symbol's history by instrument index, and the close the latent mid starts at (ticks). */
 export interface MarketHistory {
@@ -34,23 +34,24 @@ interface RelativeTrades {
 const relativeCache = new Map<string, RelativeTrades[]>();
 const MAX_CACHED = 8;
 
-/** One symbol's candles from a kline CSV (already parsed, see parseKlineCsv). */
+/** One symbol's candles from a kline CSV (read and checked by src/history-files.ts). */
 export interface CsvCandles {
   readonly symbolIndex: number;
   readonly rows: readonly KlineRow[];
 }
 
+/** One candle in the symbol's units: open time in ms, prices in ticks, volumes in lots, quote volumes in tick x lot. */
 export interface KlineRow {
   readonly openTime: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
-  readonly quoteVolume: string;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  readonly volume: number;
+  readonly quoteVolume: number;
   readonly trades: number;
-  readonly takerBuyVolume: string;
-  readonly takerBuyQuoteVolume: string;
+  readonly takerBuyVolume: number;
+  readonly takerBuyQuoteVolume: number;
 }
 
 /**
@@ -65,7 +66,7 @@ export function buildHistory(config: Config, instruments: readonly Instrument[],
   for (const inst of instruments) {
     const candles = csv.find((c) => c.symbolIndex === inst.index);
     if (candles !== undefined) {
-      const bars = csvBars(inst, candles.rows);
+      const bars = csvBars(candles.rows);
       symbols.push(bars.history);
       lastClose.push(bars.lastClose);
     } else if (synthetic !== null) {
@@ -234,64 +235,17 @@ function normal(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.float());
 }
 
-// ---------------------------------------------------------------- kline CSV
-
-/** Microsecond times (the reference's public data since 2025) are above this. */
-const MICROSECOND_THRESHOLD = 1e14;
-
-/**
- * Parses a kline CSV of the reference's public data (12 columns, no header; times in ms or
- * µs). Returns the rows or a message naming the first bad line.
- */
-export function parseKlineCsv(text: string): KlineRow[] | string {
-  const rows: KlineRow[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!.trim();
-    if (line === '') continue;
-    const cols = line.split(',');
-    if (cols.length !== 12) return `line ${n + 1}: expected 12 columns, found ${cols.length}`;
-    const numbers = [0, 1, 2, 3, 4, 5, 7, 8, 9, 10].map((i) => cols[i]!.trim());
-    if (!numbers.every((v) => /^\d+(\.\d+)?$/.test(v))) return `line ${n + 1}: not a kline row (numbers expected)`;
-    let openTime = Number(cols[0]);
-    if (openTime > MICROSECOND_THRESHOLD) openTime = Math.floor(openTime / 1000);
-    if (rows.length > 0 && openTime <= rows[rows.length - 1]!.openTime) return `line ${n + 1}: open times must increase`;
-    rows.push({
-      openTime,
-      open: cols[1]!.trim(),
-      high: cols[2]!.trim(),
-      low: cols[3]!.trim(),
-      close: cols[4]!.trim(),
-      volume: cols[5]!.trim(),
-      quoteVolume: cols[7]!.trim(),
-      trades: Number(cols[8]),
-      takerBuyVolume: cols[9]!.trim(),
-      takerBuyQuoteVolume: cols[10]!.trim(),
-    });
-  }
-  return rows;
-}
-
-/** Rounds a decimal text to an integer count of 10^-decimals (half up). */
-function scaled(text: string, decimals: number): number {
-  const [int, frac = ''] = text.split('.');
-  const exact = parseScaledBig(`${int}.${frac.slice(0, decimals)}`, decimals) ?? 0n;
-  return Number(exact) + (frac.length > decimals && frac.charCodeAt(decimals) >= 53 ? 1 : 0);
-}
-
-function csvBars(inst: Instrument, rows: readonly KlineRow[]): { history: SymbolHistory; lastClose: number | undefined } {
+function csvBars(rows: readonly KlineRow[]): { history: SymbolHistory; lastClose: number | undefined } {
   const bars = new MinuteBars(rows.length);
-  const td = inst.tickDecimals;
-  const ld = inst.lotDecimals;
   let id = 0;
   for (const r of rows) {
     const first = r.trades > 0 ? id + 1 : -1;
     id += r.trades;
     const last = r.trades > 0 ? id : -1;
     const minute = r.openTime - (r.openTime % MINUTE_MS);
-    bars.add(minute, scaled(r.open, td), scaled(r.high, td), scaled(r.low, td), scaled(r.close, td), scaled(r.volume, ld), scaled(r.quoteVolume, td + ld), scaled(r.takerBuyVolume, ld), scaled(r.takerBuyQuoteVolume, td + ld), first, last);
+    bars.add(minute, r.open, r.high, r.low, r.close, r.volume, r.quoteVolume, r.takerBuyVolume, r.takerBuyQuoteVolume, first, last);
   }
   const trades: TradeHistory = { columns: new TradeColumns(0), count: 0, idsBefore: id, lastAggId: id };
-  const lastClose = rows.length === 0 ? undefined : scaled(rows[rows.length - 1]!.close, td);
+  const lastClose = rows.length === 0 ? undefined : rows[rows.length - 1]!.close;
   return { history: { trades, bars: () => bars }, lastClose };
 }

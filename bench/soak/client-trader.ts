@@ -1,14 +1,14 @@
 // Soak load: the WS API trader (places and cancels at a steady rate and checks every order's
 // reports arrive in order) and the ping prober (REST pings over http and https). Part of
-// bench/soak-client.ts.
+// bench/soak/client.ts.
 
 import { Agent as HttpAgent, get as httpGet } from 'node:http';
 import { Agent as HttpsAgent, get as httpsGet } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type WebSocket from 'ws';
-import { errText, openWs, signedFrame, sleep } from './load-common.ts';
-import { call } from './soak-md.ts';
-import { Hist, type PingResult, type TradeResult } from './soak-protocol.ts';
+import { errText, openWs, signedFrame, sleep } from '../load-common.ts';
+import { call } from './client-md.ts';
+import { Hist, type PingResult, type TradeResult } from './protocol.ts';
 
 // ------------------------------------------------------------------ trader
 

@@ -1,4 +1,4 @@
-// The load side of bench/soak.ts, forked by it (never run on its own): market-data subscribers,
+// The load side of bench/soak/soak.ts, forked by it (never run on its own): market-data subscribers,
 // a WS API trader, a ping prober, connection churn and abusive sockets, driven over the IPC
 // channel. Several jobs run at once in one process (the subscribers keep receiving while the
 // trader trades); every job is bounded in count and time.
@@ -25,16 +25,16 @@
 //                  body, RST mid-request, FIN mid-request, TLS idle / half a ClientHello, a
 //                  WebSocket that never answers pings; reports when the server freed each.
 //
-// The parts: bench/soak-md.ts (subscribers, windows, slow consumers), bench/soak-trader.ts
-// (trader, ping prober), bench/soak-abuse.ts (churn, abuse); the protocol in bench/soak-protocol.ts.
+// The parts: client-md.ts (subscribers, windows, slow consumers), client-trader.ts (trader,
+// ping prober), client-abuse.ts (churn, abuse); the protocol in protocol.ts.
 
-import { serveJobs } from './load-common.ts';
-import { abuse, churnHttp, churnWs } from './soak-abuse.ts';
-import { closeAllMd, mdOpen, mdStatus, slowApiClose, slowApiOpen, slowMdClose, slowMdOpen, windowBegin, windowEnd } from './soak-md.ts';
-import type { Job } from './soak-protocol.ts';
-import { Pinger, Trader } from './soak-trader.ts';
+import { serveJobs } from '../load-common.ts';
+import { abuse, churnHttp, churnWs } from './client-abuse.ts';
+import { closeAllMd, mdOpen, mdStatus, slowApiClose, slowApiOpen, slowMdClose, slowMdOpen, windowBegin, windowEnd } from './client-md.ts';
+import type { Job } from './protocol.ts';
+import { Pinger, Trader } from './client-trader.ts';
 
-export type { AbuseCategory, AbuseResult, ChurnResult, Histogram, Job, MdStatus, PingResult, TradeResult, WindowResult } from './soak-protocol.ts';
+export type { AbuseCategory, AbuseResult, ChurnResult, Histogram, Job, MdStatus, PingResult, TradeResult, WindowResult } from './protocol.ts';
 
 let trader: Trader | null = null;
 let pinger: Pinger | null = null;
@@ -89,4 +89,4 @@ async function handle(job: Job): Promise<unknown> {
   }
 }
 
-serveJobs('bench/soak-client.ts', '`npm run soak`', handle, closeAllMd);
+serveJobs('bench/soak/client.ts', '`npm run soak`', handle, closeAllMd);

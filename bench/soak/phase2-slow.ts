@@ -5,7 +5,7 @@
 // watched in the background until the server drops it (P3 reports it).
 
 import { performance } from 'node:perf_hooks';
-import { MAX_BUFFERED_BYTES } from '../src/net/ws-peer.ts';
+import { MAX_BUFFERED_BYTES } from '../../src/net/ws-peer.ts';
 import {
   AFTER_SECONDS,
   ALL_STREAMS,
@@ -18,9 +18,9 @@ import {
   SLOW_MAX_SECONDS,
   SLOW_P99_TARGET_MS,
   sleep,
-} from './soak-settings.ts';
-import { largestApiSendQueue, memory, watchSlowSubscriber } from './soak-server-watch.ts';
-import { check, logWindow, mdStatus, windowOver, type SoakRun, type Window } from './soak-windows.ts';
+} from './settings.ts';
+import { largestApiSendQueue, memory, watchSlowSubscriber } from './server-watch.ts';
+import { check, logWindow, mdStatus, windowOver, type SoakRun, type Window } from './windows.ts';
 
 /** What the later phases need of P2: the slow-consumer counter before it, its cut, the paused subscriber. */
 export interface SlowConsumers {

@@ -5,11 +5,11 @@
 // of P2 must be gone by now too.
 
 import { performance } from 'node:perf_hooks';
-import type { AbuseResult, ChurnResult } from './soak-protocol.ts';
-import type { SlowConsumers } from './soak-phase2-slow.ts';
-import { ABUSE_BOUND_SECONDS, ABUSE_PER_KIND, CHURN, CHURN_BOUND_SECONDS, CONNECTIONS, fmtInt, fmtMB, fmtMs, log, mb, PROCESSES, sleep, split } from './soak-settings.ts';
-import { gatewayCounts, memory } from './soak-server-watch.ts';
-import { check, mdStatus, type SoakRun } from './soak-windows.ts';
+import type { AbuseResult, ChurnResult } from './protocol.ts';
+import type { SlowConsumers } from './phase2-slow.ts';
+import { ABUSE_BOUND_SECONDS, ABUSE_PER_KIND, CHURN, CHURN_BOUND_SECONDS, CONNECTIONS, fmtInt, fmtMB, fmtMs, log, mb, PROCESSES, sleep, split } from './settings.ts';
+import { gatewayCounts, memory } from './server-watch.ts';
+import { check, mdStatus, type SoakRun } from './windows.ts';
 
 /** Runs P3, then reports the paused subscriber of P2 (which must be gone by now). */
 export async function abusePhase(run: SoakRun, { mdSlow, slowPausedAt }: SlowConsumers): Promise<void> {

@@ -1,19 +1,20 @@
-// The settings of the soak (bench/soak.ts, its phases in soak-phase1-hold.ts ..
-// soak-phase4-soak.ts): environment read once, every phase's bounds, the simulator's config and
-// the figures' formats, so every phase measures and prints the same way.
+// The settings of the soak (bench/soak/soak.ts, its phases in phase1-hold.ts .. phase4-soak.ts):
+// environment read once, every phase's bounds, the simulator's config and the figures' formats,
+// so every phase measures and prints the same way.
 
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SimConfigInput } from '../src/index.ts';
-import { envNumber, LOAD_SERVER, NO_RATE_LIMITS, type Summary } from './support.ts';
+import type { SimConfigInput } from '../../src/index.ts';
+import { envNumber, LOAD_SERVER, NO_RATE_LIMITS, type Summary } from '../support.ts';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
-// bench/, also when `npm run soak` runs this file bundled into dist/.
-const BENCH_DIR = existsSync(join(dirname(THIS_FILE), 'soak-client.ts')) ? dirname(THIS_FILE) : join(dirname(THIS_FILE), '..', 'bench');
+// bench/soak/, also when `npm run soak` runs this file bundled into dist/.
+const SOAK_DIR = existsSync(join(dirname(THIS_FILE), 'client.ts')) ? dirname(THIS_FILE) : join(dirname(THIS_FILE), '..', 'bench', 'soak');
 /** The load process (forked). */
-export const CLIENT_FILE = join(BENCH_DIR, 'soak-client.ts');
-export const RESULTS_FILE = join(BENCH_DIR, 'results', 'soak.json');
+export const CLIENT_FILE = join(SOAK_DIR, 'client.ts');
+/** Beside every bench's results (bench/report.ts reads it there). */
+export const RESULTS_FILE = join(SOAK_DIR, '..', 'results', 'soak.json');
 
 export const MINUTES = envNumber('SOAK_MINUTES', 10);
 export const CONNECTIONS = Math.max(1, Math.round(envNumber('SOAK_CONNECTIONS', 1000)));

@@ -1,5 +1,5 @@
 // Soak and abuse test (issue 7 §2): loopback only, the load in separate processes
-// (bench/soak-client.ts, forked), every phase bounded in count and time. This process is the
+// (bench/soak/client.ts, forked), every phase bounded in count and time. This process is the
 // server side: one simulator, its generator at SOAK_LIMIT_RATE limit / SOAK_MARKET_RATE market
 // orders/s per symbol throughout (~135 public trades/s on BTCUSDT at the defaults), observed
 // directly (stats, gateway, RSS, invariants) while the clients measure what they receive. The
@@ -39,26 +39,26 @@
 //
 //   npm run soak                       SOAK_MINUTES=1 npm run soak
 //   (`npm run soak` bundles this file like `npm start` bundles the server and runs it with plain
-//   node, so the RSS it reports is the shipped server's; `npx tsx bench/soak.ts` runs it from
+//   node, so the RSS it reports is the shipped server's; `npx tsx bench/soak/soak.ts` runs it from
 //   source, with tsx's loader isolate adding about 25 MiB.)
 //   env: SOAK_MINUTES=10  SOAK_CONNECTIONS=1000  SOAK_CLIENTS=3 (2-4)  SOAK_ORDER_RATE=20
 //        SOAK_LIMIT_RATE=200  SOAK_MARKET_RATE=20  SOAK_CHURN=10000  SOAK_ABUSE=40 (sockets per kind)
 //
-// The phases: soak-phase1-hold.ts .. soak-phase4-soak.ts; what they share (the run, windows,
-// checks) soak-windows.ts; what the server side watches soak-server-watch.ts; the settings
-// soak-settings.ts. The load side: soak-client.ts.
+// The phases: phase1-hold.ts .. phase4-soak.ts; what they share (the run, windows, checks)
+// windows.ts; what the server side watches server-watch.ts; the settings settings.ts. The load
+// side: client.ts.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startSimulator } from '../src/index.ts';
-import { holdPhase } from './soak-phase1-hold.ts';
-import { slowConsumerPhase } from './soak-phase2-slow.ts';
-import { abusePhase } from './soak-phase3-abuse.ts';
-import { soakPhase } from './soak-phase4-soak.ts';
-import type { Job } from './soak-protocol.ts';
-import { gatewayCounts, loopMeter, memory, timeFanOut } from './soak-server-watch.ts';
+import { startSimulator } from '../../src/index.ts';
+import { holdPhase } from './phase1-hold.ts';
+import { slowConsumerPhase } from './phase2-slow.ts';
+import { abusePhase } from './phase3-abuse.ts';
+import { soakPhase } from './phase4-soak.ts';
+import type { Job } from './protocol.ts';
+import { gatewayCounts, loopMeter, memory, timeFanOut } from './server-watch.ts';
 import {
   ABUSE_PER_KIND,
   CHURN,
@@ -75,9 +75,9 @@ import {
   ORDER_RATE,
   PROCESSES,
   RESULTS_FILE,
-} from './soak-settings.ts';
-import { checks, type SoakRun } from './soak-windows.ts';
-import { LoadProcess, watchdog } from './support.ts';
+} from './settings.ts';
+import { checks, type SoakRun } from './windows.ts';
+import { LoadProcess, watchdog } from '../support.ts';
 
 const wallStart = performance.now();
 const budgetSec = MINUTES * 60 + 300;

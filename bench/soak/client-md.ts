@@ -1,11 +1,11 @@
 // Soak load: the market-data subscribers (each checks its depth stream stays contiguous), the
 // measuring windows over their delivery delay, and the two slow consumers (a subscriber and a
-// WS API connection that stop reading). Part of bench/soak-client.ts.
+// WS API connection that stop reading). Part of bench/soak/client.ts.
 
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import type WebSocket from 'ws';
-import { errText, intAfter, K_E, K_U, K_u, openWs, signedFrame, STREAM_PREFIX, wallNow } from './load-common.ts';
-import { Hist, type MdStatus, type WindowResult } from './soak-protocol.ts';
+import { errText, intAfter, K_E, K_U, K_u, openWs, signedFrame, STREAM_PREFIX, wallNow } from '../load-common.ts';
+import { Hist, type MdStatus, type WindowResult } from './protocol.ts';
 
 // ------------------------------------------------------------------ market-data subscribers
 

@@ -1,7 +1,7 @@
-// The IPC protocol between bench/soak.ts and its load process bench/soak-client.ts: the jobs,
+// The IPC protocol between bench/soak/soak.ts and its load process bench/soak/client.ts: the jobs,
 // their results, and the mergeable latency histogram both sides read.
 
-import type { Summary } from './support.ts';
+import type { Summary } from '../support.ts';
 
 export interface Histogram {
   /** Width of a bin, ms. */

@@ -4,11 +4,11 @@
 // status; and the checks, each printed as it is decided and collected for the summary.
 
 import { performance } from 'node:perf_hooks';
-import type { Simulator } from '../src/index.ts';
-import type { FanOutTimer, LoopMeter } from './soak-server-watch.ts';
-import { mergeHistograms, summarizeHistogram, type Job, type MdStatus, type WindowResult } from './soak-protocol.ts';
-import { describe, fmtInt, fmtMs, log } from './soak-settings.ts';
-import { formatPercent, type LoadProcess } from './support.ts';
+import type { Simulator } from '../../src/index.ts';
+import type { FanOutTimer, LoopMeter } from './server-watch.ts';
+import { mergeHistograms, summarizeHistogram, type Job, type MdStatus, type WindowResult } from './protocol.ts';
+import { describe, fmtInt, fmtMs, log } from './settings.ts';
+import { formatPercent, type LoadProcess } from '../support.ts';
 
 export type SoakClient = LoadProcess<Job>;
 

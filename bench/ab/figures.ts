@@ -1,4 +1,4 @@
-// The figures `npm run bench:ab` compares (scripts/bench-ab.ts), each read from a bench's
+// The figures `npm run bench:ab` compares (bench/ab/runner.ts), each read from a bench's
 // results file (bench/results/<bench>.json) under a name that stays the same across commits:
 // an A/B table needs the same name on both sides even when a results file gains fields.
 // `better` says which way is an improvement, so the table can say "better"/"worse".

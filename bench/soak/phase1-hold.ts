@@ -16,9 +16,9 @@ import {
   sleep,
   split,
   WARMUP_SECONDS,
-} from './soak-settings.ts';
-import { gatewayCounts } from './soak-server-watch.ts';
-import { check, logWindow, mdStatus, windowOver, type SoakRun, type Window } from './soak-windows.ts';
+} from './settings.ts';
+import { gatewayCounts } from './server-watch.ts';
+import { check, logWindow, mdStatus, windowOver, type SoakRun, type Window } from './windows.ts';
 
 /** Opens the load and measures P1; its window is P2's reference. */
 export async function holdPhase(run: SoakRun): Promise<Window> {

@@ -23,9 +23,9 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, ope
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AB_BENCHES, type AbBench } from '../bench/ab-figures.ts';
+import { AB_BENCHES, type AbBench } from './figures.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const positional = args.filter((a) => !a.startsWith('--'));

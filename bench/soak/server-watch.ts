@@ -5,11 +5,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import type { Simulator } from '../src/index.ts';
-import { MAX_BUFFERED_BYTES } from '../src/net/ws-peer.ts';
-import { summarizeHistogram, type Histogram } from './soak-protocol.ts';
-import { ALL_STREAMS, mb } from './soak-settings.ts';
-import type { Summary } from './support.ts';
+import type { Simulator } from '../../src/index.ts';
+import { MAX_BUFFERED_BYTES } from '../../src/net/ws-peer.ts';
+import { summarizeHistogram, type Histogram } from './protocol.ts';
+import { ALL_STREAMS, mb } from './settings.ts';
+import type { Summary } from '../support.ts';
 
 // A heap figure after a full collection is the clearer leak signal next to RSS.
 setFlagsFromString('--expose-gc');

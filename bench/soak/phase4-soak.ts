@@ -4,12 +4,12 @@
 // contiguous, and the core's invariants hold.
 
 import { performance } from 'node:perf_hooks';
-import { invariantViolations } from '../src/core/invariants.ts';
-import { mergeHistograms, summarizeHistogram, type PingResult, type TradeResult } from './soak-protocol.ts';
-import type { SlowConsumers } from './soak-phase2-slow.ts';
-import { CONNECTIONS, describe, fmtInt, fmtMB, fmtMs, log, MINUTES, SAMPLE_EVERY_MS, SETTLE_SECONDS, sleep } from './soak-settings.ts';
-import { loopMeter, memory } from './soak-server-watch.ts';
-import { check, logWindow, mdStatus, windowOver, type SoakRun } from './soak-windows.ts';
+import { invariantViolations } from '../../src/core/invariants.ts';
+import { mergeHistograms, summarizeHistogram, type PingResult, type TradeResult } from './protocol.ts';
+import type { SlowConsumers } from './phase2-slow.ts';
+import { CONNECTIONS, describe, fmtInt, fmtMB, fmtMs, log, MINUTES, SAMPLE_EVERY_MS, SETTLE_SECONDS, sleep } from './settings.ts';
+import { loopMeter, memory } from './server-watch.ts';
+import { check, logWindow, mdStatus, windowOver, type SoakRun } from './windows.ts';
 
 /** Runs P4 and the final checks; every slow-consumer cut must be one P2 expected. */
 export async function soakPhase(run: SoakRun, { cut0, apiCut, mdSlow }: SlowConsumers): Promise<void> {

@@ -1,10 +1,10 @@
 // Soak load: connection churn (open/close many connections) and abusive sockets that never
-// finish a request, each timed until the server frees it. Part of bench/soak-client.ts.
+// finish a request, each timed until the server frees it. Part of bench/soak/client.ts.
 
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { errText, openWs, sleep } from './load-common.ts';
-import type { AbuseCategory, AbuseResult, ChurnResult } from './soak-protocol.ts';
+import { errText, openWs, sleep } from '../load-common.ts';
+import type { AbuseCategory, AbuseResult, ChurnResult } from './protocol.ts';
 
 /** Runs `count` tasks, `concurrency` at a time. */
 async function pool(count: number, concurrency: number, deadline: number, task: (i: number) => Promise<void>): Promise<{ ok: number; failed: number; firstError: string | null }> {
