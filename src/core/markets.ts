@@ -19,6 +19,16 @@ export class Instrument {
   lastTradeId = 0;
   /** Count of the account's open orders here (MAX_NUM_ORDERS). */
   accountOpenOrders = 0;
+  /**
+   * The last public trade's price (ticks; the account's, the counterparty's, history's), 0 before
+   * any: what conditional orders trigger on (issue 33). The matcher keeps it.
+   */
+  lastPrice = 0;
+  // Issue 33's state filters (exchangeInfo MAX_NUM_ALGO_ORDERS, MAX_NUM_ICEBERG_ORDERS,
+  // MAX_NUM_ORDER_LISTS): the reference's values here, the instrument's configuration may change them.
+  maxNumAlgoOrders = 5;
+  maxNumIcebergOrders = 5;
+  maxNumOrderLists = 20;
 
   constructor(
     readonly index: number,

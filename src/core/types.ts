@@ -149,6 +149,12 @@ export interface ExecutionReport {
   readonly counterOrderId: number;
   /** For TRADE_PREVENTION: the prevented match's id (`v`); -1 otherwise. */
   readonly preventedMatchId: number;
+  /**
+   * Issue 33: on the NEW report of a conditional order whose stop triggered ('trigger') or of an
+   * order list's pending order that became active ('activation'); absent otherwise. Not on the
+   * wire: the edge counts them (stats) and the fixture can wait for them.
+   */
+  readonly cause?: 'trigger' | 'activation';
 }
 
 /** A match self-trade prevention stopped (binance-facts §8): one item of `preventedMatches`. */
