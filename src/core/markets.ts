@@ -123,7 +123,7 @@ export function buildMarkets(config: Config): Markets {
     const overrides = config.sim.symbols[cfg.symbol] ?? {};
     const startMid = parseScaled(overrides.start_mid ?? config.sim.start_mid, td);
     const maxNotional = overrides.max_notional === undefined ? null : mustBig(overrides.max_notional, qd);
-    return new Instrument(
+    const inst = new Instrument(
       index,
       cfg,
       td,
@@ -136,6 +136,11 @@ export function buildMarkets(config: Config): Markets {
       maxNotional,
       startMid,
     );
+    // The state filters an instrument's configuration may change (its other order rules are the edge's).
+    if (cfg.max_num_algo_orders !== undefined) inst.maxNumAlgoOrders = cfg.max_num_algo_orders;
+    if (cfg.max_num_iceberg_orders !== undefined) inst.maxNumIcebergOrders = cfg.max_num_iceberg_orders;
+    if (cfg.max_num_order_lists !== undefined) inst.maxNumOrderLists = cfg.max_num_order_lists;
+    return inst;
   });
 
   const startBalances = new Map<string, bigint>();
