@@ -53,7 +53,7 @@ const TABLE = [
     ws: 'exchangeInfo',
     security: 'NONE',
     weight: () => 20,
-    run: (ctx, p) => exchangeInfo(ctx.service.config.sim.limits, ctx.exchange, ctx.now, symbolList(ctx, p)),
+    run: (ctx, p) => exchangeInfo(ctx.service.config.sim.limits, ctx.exchange, ctx.now, symbolList(ctx, p), ctx.service.config.sim.order_types),
   },
   {
     id: 'depth',

@@ -126,6 +126,11 @@ export const ERRORS = {
   OCO_NOT_SUPPORTED: { code: -2010, http: 400, msg: 'OCO orders are not supported for this symbol' },
   QUOTE_ORDER_QTY_NOT_SUPPORTED: { code: -2010, http: 400, msg: 'Quote order qty market orders are not support for this symbol.' },
   TRAILING_NOT_SUPPORTED: { code: -2010, http: 400, msg: 'Trailing stop orders are not supported for this symbol.' },
+  // A symbol whose configuration turns cancelReplaceAllowed, otoAllowed or amendAllowed off
+  // (errors.md; no OTO text is documented: it follows the OCO one).
+  CANCEL_REPLACE_NOT_SUPPORTED: { code: -2010, http: 400, msg: 'Order cancel-replace is not supported for this symbol.' },
+  OTO_NOT_SUPPORTED: { code: -2010, http: 400, msg: 'OTO orders are not supported for this symbol' },
+  AMEND_NOT_SUPPORTED: { code: -2038, http: 400, msg: 'Order amend is not supported for this symbol.' },
   UNKNOWN_ORDER: { code: -2011, http: 400, msg: 'Unknown order sent.' },
   CANCEL_RESTRICTED: { code: -2011, http: 400, msg: 'Order was not canceled due to cancel restrictions.' },
   NO_SUCH_ORDER: { code: -2013, http: 400, msg: 'Order does not exist.' },
