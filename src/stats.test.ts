@@ -27,3 +27,17 @@ test('duplicate client order ids: counted within the last N ids, forgotten beyon
   assert.equal(stats.duplicateClientOrderIds, 2);
   assert.ok(stats['seenClientOrderIds'].size <= 3);
 });
+
+test("triggers: a NEW report with cause 'trigger' counts a trigger, not an order; an activation counts neither", () => {
+  const ex = new Exchange(resolveConfig({ sim: { generator: { enabled: false } } }), T0);
+  const stats = new Stats(() => ex);
+  const outcome = placeOrder(ex, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '59000', quantity: '0.001', newClientOrderId: 'stop-1' }, T0);
+  assert.ok(outcome.ok);
+  stats.recordEvents(outcome.events);
+  const placed = outcome.events.find((e) => e.type === 'execution' && e.executionType === 'NEW')!;
+  // The core reports the same order NEW again when its stop triggers or its list activates it.
+  stats.recordEvents([{ ...placed, cause: 'trigger' }]);
+  stats.recordEvents([{ ...placed, cause: 'activation' }]);
+  assert.deepEqual({ orders: stats.orders, triggers: stats.triggers, duplicates: stats.duplicateClientOrderIds }, { orders: 1, triggers: 1, duplicates: 0 });
+  assert.equal((stats.snapshot({ openOrders: 1, slowConsumersDisconnected: 0, internalErrors: 0, faults: {} }) as { triggers: number }).triggers, 1);
+});
