@@ -40,6 +40,9 @@ const SHAPES: Readonly<Record<OrderType, TypeShape>> = {
 /** Pegged orders stay out (API.md 11): their parameters answer -1014 as with "spec". */
 const PEG_PARAMS = ['pegPriceType', 'pegOffsetValue', 'pegOffsetType'] as const;
 
+/** The name of a field a placement form does not take (a list leg has no quoteOrderQty). */
+export const NO_PARAM = '';
+
 /** The wire name of each placement field (a list leg's are prefixed: `aboveStopPrice`). */
 export type ParamNames = { readonly [K in keyof PlaceOrderFields]-?: string };
 
@@ -92,7 +95,7 @@ export function parseReferenceOrder(f: PlaceOrderFields, inst: Instrument, now: 
 
   const byQuote = type === 'MARKET' && f.quoteOrderQty !== undefined;
   if (f.quoteOrderQty !== undefined && (type !== 'MARKET' || f.quantity !== undefined)) return apiError('PARAM_NOT_REQUIRED', names.quoteOrderQty);
-  if (!byQuote && !f.quantity) return type === 'MARKET' ? apiError('EITHER_PARAM', names.quantity, names.quoteOrderQty) : apiError('MANDATORY_PARAM', names.quantity);
+  if (!byQuote && !f.quantity) return type === 'MARKET' && names.quoteOrderQty !== NO_PARAM ? apiError('EITHER_PARAM', names.quantity, names.quoteOrderQty) : apiError('MANDATORY_PARAM', names.quantity);
   if (shape.price && !f.price) return apiError('MANDATORY_PARAM', names.price);
   if (!shape.price && f.price !== undefined) return apiError('PARAM_NOT_REQUIRED', names.price);
   if (shape.stop && f.stopPrice === undefined && f.trailingDelta === undefined) return apiError('EITHER_PARAM', names.stopPrice, names.trailingDelta);

@@ -2,11 +2,12 @@
 // order-shapes.ts; here each reply picks its shape (and its instrument's scales) and writes it,
 // as text for the hot ones. Depth and bookTicker are written here (binance-facts §3.3, §3.4).
 
-import type { AmendResult, CancelReplaceResult, CancelResult, PlaceResult } from '../core/commands.ts';
+import type { AmendResult, CancelOrderListResult, CancelReplaceResult, CancelResult, OrderListResult, PlaceResult } from '../core/commands.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
-import type { AccountTrade, DepthSnapshot, OrderView, Touch } from '../core/types.ts';
+import type { AccountTrade, CoreEvent, DepthSnapshot, OrderListView, OrderView, Touch } from '../core/types.ts';
 import { AMENDED_ORDER, BOOK_TICKER, CANCELLED, MY_TRADE, ORDER, ORDER_ACK, ORDER_FULL, ORDER_RESULT, price, qty, quote } from './order-shapes.ts';
+import { ORDER_LIST, ORDER_LIST_ACK, ORDER_LIST_CANCELLED, ORDER_LIST_FULL, ORDER_LIST_RESULT } from './order-list-shapes.ts';
 import { RawJson } from './raw-json.ts';
 
 export { ZERO } from './order-shapes.ts';
@@ -96,11 +97,48 @@ export class Wire {
     return new RawJson(CANCELLED.text(c, this.inst(c.order.symbol)));
   }
 
-  /** A list of cancellations (DELETE openOrders), one text. */
-  cancelledList(list: readonly CancelResult[]): RawJson {
-    let text = '';
-    for (const c of list) text += `${text === '' ? '' : ','}${CANCELLED.text(c, this.inst(c.order.symbol))}`;
-    return new RawJson(`[${text}]`);
+  /**
+   * A list of cancellations (DELETE openOrders), one text. The orders of an order list come as
+   * one entry, the list with their reports (rest-api.md "Cancel All Open Orders"), at the place of
+   * its first order; `events` (the command's) hold each list's final state (its listStatus).
+   */
+  cancelledList(list: readonly CancelResult[], events: readonly CoreEvent[] = []): RawJson {
+    // Each entry: a cancelled order's text, or the reports of one order list (written below).
+    const entries: (string | CancelResult[])[] = [];
+    const lists = new Map<number, CancelResult[]>();
+    for (const c of list) {
+      const id = c.order.orderListId;
+      if (id === -1) entries.push(CANCELLED.text(c, this.inst(c.order.symbol)));
+      else if (lists.has(id)) lists.get(id)!.push(c);
+      else {
+        const reports = [c];
+        lists.set(id, reports);
+        entries.push(reports);
+      }
+    }
+    const text = entries.map((entry) => {
+      if (typeof entry === 'string') return entry;
+      const view = lastListState(events, entry[0]!.order.orderListId);
+      if (view !== undefined) return ORDER_LIST_CANCELLED.text({ list: view, orderReports: entry }, this.inst(view.symbol));
+      return entry.map((c) => CANCELLED.text(c, this.inst(c.order.symbol))).join(',');
+    });
+    return new RawJson(`[${text.join(',')}]`);
+  }
+
+  /** An order list placed (POST orderList/*, orderList.place*), its reports of the given kind. */
+  orderListPlaced(result: OrderListResult, respType: 'ACK' | 'RESULT' | 'FULL'): RawJson {
+    const shape = respType === 'ACK' ? ORDER_LIST_ACK : respType === 'RESULT' ? ORDER_LIST_RESULT : ORDER_LIST_FULL;
+    return new RawJson(shape.text(result, this.inst(result.list.symbol)));
+  }
+
+  /** An order list cancelled (DELETE orderList, orderList.cancel). */
+  orderListCancelled(result: CancelOrderListResult): RawJson {
+    return new RawJson(ORDER_LIST_CANCELLED.text(result, this.inst(result.list.symbol)));
+  }
+
+  /** An order list's state (GET orderList, openOrderList, allOrderList). */
+  orderList(view: OrderListView) {
+    return ORDER_LIST.object(view, this.inst(view.symbol));
   }
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
@@ -123,4 +161,13 @@ export class Wire {
   myTrade(t: AccountTrade) {
     return MY_TRADE.object(t, this.inst(t.symbol));
   }
+}
+
+/** The last state `events` report of list `id` (its final listStatus). */
+function lastListState(events: readonly CoreEvent[], id: number): OrderListView | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'listStatus' && e.list.orderListId === id) return e.list;
+  }
+  return undefined;
 }
