@@ -2,7 +2,7 @@
 // order-shapes.ts; here each reply picks its shape (and its instrument's scales) and writes it,
 // as text for the hot ones. Depth and bookTicker are written here (binance-facts §3.3, §3.4).
 
-import type { AmendResult, CancelReplaceResult, CancelResult, PlaceResult } from '../core/commands.ts';
+import type { AmendResult, CancelOrderListResult, CancelReplaceResult, CancelResult, PlaceResult } from '../core/commands.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
 import type { AccountTrade, DepthSnapshot, OrderView, Touch } from '../core/types.ts';
@@ -96,11 +96,22 @@ export class Wire {
     return new RawJson(CANCELLED.text(c, this.inst(c.order.symbol)));
   }
 
-  /** A list of cancellations (DELETE openOrders), one text. */
-  cancelledList(list: readonly CancelResult[]): RawJson {
+  /** A list of cancellations (DELETE openOrders: orders, then whole order lists), one text. */
+  cancelledList(list: readonly (CancelResult | CancelOrderListResult)[]): RawJson {
     let text = '';
-    for (const c of list) text += `${text === '' ? '' : ','}${CANCELLED.text(c, this.inst(c.order.symbol))}`;
+    for (const c of list) text += `${text === '' ? '' : ','}${'list' in c ? this.cancelledOrderList(c).text : CANCELLED.text(c, this.inst(c.order.symbol))}`;
     return new RawJson(`[${text}]`);
+  }
+
+  /** A cancelled order list (DELETE orderList): the list's fields, then each order's cancel. */
+  cancelledOrderList(r: CancelOrderListResult): RawJson {
+    const l = r.list;
+    const orders = l.orders.map((o) => `{"symbol":${JSON.stringify(o.symbol)},"orderId":${o.orderId},"clientOrderId":${JSON.stringify(o.clientOrderId)}}`).join(',');
+    const reports = r.orderReports.map((c) => CANCELLED.text(c, this.inst(c.order.symbol))).join(',');
+    return new RawJson(
+      `{"orderListId":${l.orderListId},"contingencyType":"${l.contingencyType}","listStatusType":"${l.listStatusType}","listOrderStatus":"${l.listOrderStatus}",` +
+        `"listClientOrderId":${JSON.stringify(l.listClientOrderId)},"transactionTime":${l.transactionTime},"symbol":${JSON.stringify(l.symbol)},"orders":[${orders}],"orderReports":[${reports}]}`,
+    );
   }
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
@@ -115,7 +126,7 @@ export class Wire {
     return {
       cancelResult: r.cancelResult,
       newOrderResult: r.newOrderResult,
-      cancelResponse: leg(r.cancelResponse, (c) => this.cancelled(c)),
+      cancelResponse: leg(r.cancelResponse, (c) => ('list' in c ? this.cancelledOrderList(c) : this.cancelled(c))),
       newOrderResponse: r.newOrderResponse === null ? null : leg(r.newOrderResponse, (p) => this.placed(p, respType)),
     };
   }
