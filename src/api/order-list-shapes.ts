@@ -36,6 +36,17 @@ function listFields<S>(of: (s: S) => OrderListView) {
 /** GET orderList, openOrderList, allOrderList (and orderList.status, ...). */
 export const ORDER_LIST = shape(listFields((l: OrderListView) => l));
 
+const amended = fieldsOf<OrderListView, Instrument>();
+/** The `listStatus` of a list order's amend (rest-api.md "Order Amend Keep Priority": fewer fields than a query). */
+export const AMENDED_LIST_STATUS = shape({
+  orderListId: amended.num((l) => l.orderListId),
+  contingencyType: amended.text((l) => l.contingencyType),
+  listOrderStatus: amended.text((l) => l.listOrderStatus),
+  listClientOrderId: amended.str((l) => l.listClientOrderId),
+  symbol: amended.text((l) => l.symbol),
+  orders: amended.list(LIST_ORDER, (l) => l.orders),
+});
+
 const placed = fieldsOf<OrderListResult, Instrument>();
 const placedList = listFields((r: OrderListResult) => r.list);
 /** A list placement by `newOrderRespType`. */
@@ -48,6 +59,7 @@ const cancelled = fieldsOf<CancelOrderListResult, Instrument>();
 export const ORDER_LIST_CANCELLED = shape({ ...listFields((r: CancelOrderListResult) => r.list), orderReports: cancelled.list(CANCELLED, (r) => r.orderReports) });
 
 export type OrderListWire = WireOf<typeof ORDER_LIST.fields>;
+export type AmendedListStatusWire = WireOf<typeof AMENDED_LIST_STATUS.fields>;
 export type OrderListAckWire = WireOf<typeof ORDER_LIST_ACK.fields>;
 export type OrderListResultWire = WireOf<typeof ORDER_LIST_RESULT.fields>;
 export type OrderListFullWire = WireOf<typeof ORDER_LIST_FULL.fields>;

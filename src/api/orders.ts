@@ -3,7 +3,7 @@
 // submit one command to the core, or read its state (core/queries.ts). A refusal found while
 // parsing changes nothing and causes no events.
 
-import type { AmendResult, CancelReplaceResult, CancelResult, Outcome, PlaceResult } from '../core/commands.ts';
+import type { AmendResult, CancelReplaceResult, CancelResult, CommandResults, Outcome, PlaceResult } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { accountTrades, allOrders as allOrderViews, findOrder, placementError, openOrders as openOrderViews, openOrderSymbolIndex } from '../core/queries.ts';
@@ -62,7 +62,7 @@ export function cancelOrder(core: Exchange, fields: CancelFields, now: number): 
 }
 
 /** DELETE openOrders: every open order of the symbol, oldest first; -2011 if none. */
-export function cancelAllOrders(core: Exchange, symbol: string | undefined, now: number): Outcome<CancelResult[]> {
+export function cancelAllOrders(core: Exchange, symbol: string | undefined, now: number): Outcome<CommandResults['cancelAll']> {
   const inst = parseSymbol(symbol, lookupOf(core));
   return inst instanceof ApiError ? refused(inst) : core.submit({ type: 'cancelAll', now, symbolIndex: inst.index });
 }

@@ -5,9 +5,9 @@
 import type { AmendResult, CancelOrderListResult, CancelReplaceResult, CancelResult, OrderListResult, PlaceResult } from '../core/commands.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
-import type { AccountTrade, CoreEvent, DepthSnapshot, OrderListView, OrderView, Touch } from '../core/types.ts';
+import type { AccountTrade, DepthSnapshot, OrderListView, OrderView, Touch } from '../core/types.ts';
 import { AMENDED_ORDER, BOOK_TICKER, CANCELLED, MY_TRADE, ORDER, ORDER_ACK, ORDER_FULL, ORDER_RESULT, price, qty, quote } from './order-shapes.ts';
-import { ORDER_LIST, ORDER_LIST_ACK, ORDER_LIST_CANCELLED, ORDER_LIST_FULL, ORDER_LIST_RESULT } from './order-list-shapes.ts';
+import { AMENDED_LIST_STATUS, ORDER_LIST, ORDER_LIST_ACK, ORDER_LIST_CANCELLED, ORDER_LIST_FULL, ORDER_LIST_RESULT } from './order-list-shapes.ts';
 import { RawJson } from './raw-json.ts';
 
 export { ZERO } from './order-shapes.ts';
@@ -97,32 +97,11 @@ export class Wire {
     return new RawJson(CANCELLED.text(c, this.inst(c.order.symbol)));
   }
 
-  /**
-   * A list of cancellations (DELETE openOrders), one text. The orders of an order list come as
-   * one entry, the list with their reports (rest-api.md "Cancel All Open Orders"), at the place of
-   * its first order; `events` (the command's) hold each list's final state (its listStatus).
-   */
-  cancelledList(list: readonly CancelResult[], events: readonly CoreEvent[] = []): RawJson {
-    // Each entry: a cancelled order's text, or the reports of one order list (written below).
-    const entries: (string | CancelResult[])[] = [];
-    const lists = new Map<number, CancelResult[]>();
-    for (const c of list) {
-      const id = c.order.orderListId;
-      if (id === -1) entries.push(CANCELLED.text(c, this.inst(c.order.symbol)));
-      else if (lists.has(id)) lists.get(id)!.push(c);
-      else {
-        const reports = [c];
-        lists.set(id, reports);
-        entries.push(reports);
-      }
-    }
-    const text = entries.map((entry) => {
-      if (typeof entry === 'string') return entry;
-      const view = lastListState(events, entry[0]!.order.orderListId);
-      if (view !== undefined) return ORDER_LIST_CANCELLED.text({ list: view, orderReports: entry }, this.inst(view.symbol));
-      return entry.map((c) => CANCELLED.text(c, this.inst(c.order.symbol))).join(',');
-    });
-    return new RawJson(`[${text.join(',')}]`);
+  /** A list of cancellations (DELETE openOrders: orders, then whole order lists), one text. */
+  cancelledList(list: readonly (CancelResult | CancelOrderListResult)[]): RawJson {
+    let text = '';
+    for (const c of list) text += `${text === '' ? '' : ','}${'list' in c ? this.orderListCancelled(c).text : CANCELLED.text(c, this.inst(c.order.symbol))}`;
+    return new RawJson(`[${text}]`);
   }
 
   /** An order list placed (POST orderList/*, orderList.place*), its reports of the given kind. */
@@ -131,7 +110,7 @@ export class Wire {
     return new RawJson(shape.text(result, this.inst(result.list.symbol)));
   }
 
-  /** An order list cancelled (DELETE orderList, orderList.cancel). */
+  /** An order list cancelled (DELETE orderList, orderList.cancel): the list's fields, then each order's cancel. */
   orderListCancelled(result: CancelOrderListResult): RawJson {
     return new RawJson(ORDER_LIST_CANCELLED.text(result, this.inst(result.list.symbol)));
   }
@@ -143,7 +122,10 @@ export class Wire {
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
   amended(a: AmendResult) {
-    return { transactTime: a.transactTime, executionId: a.executionId, amendedOrder: AMENDED_ORDER.object(a, this.inst(a.order.symbol)) };
+    const inst = this.inst(a.order.symbol);
+    const reply = { transactTime: a.transactTime, executionId: a.executionId, amendedOrder: AMENDED_ORDER.object(a, inst) };
+    // A list order's amend also shows its list (rest-api.md "Order Amend Keep Priority").
+    return a.listStatus === undefined ? reply : { ...reply, listStatus: AMENDED_LIST_STATUS.object(a.listStatus, inst) };
   }
 
   /** cancelReplace body, or its failure `data` (binance-facts §2.5). */
@@ -153,7 +135,7 @@ export class Wire {
     return {
       cancelResult: r.cancelResult,
       newOrderResult: r.newOrderResult,
-      cancelResponse: leg(r.cancelResponse, (c) => this.cancelled(c)),
+      cancelResponse: leg(r.cancelResponse, (c) => ('list' in c ? this.orderListCancelled(c) : this.cancelled(c))),
       newOrderResponse: r.newOrderResponse === null ? null : leg(r.newOrderResponse, (p) => this.placed(p, respType)),
     };
   }
@@ -163,11 +145,3 @@ export class Wire {
   }
 }
 
-/** The last state `events` report of list `id` (its final listStatus). */
-function lastListState(events: readonly CoreEvent[], id: number): OrderListView | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.type === 'listStatus' && e.list.orderListId === id) return e.list;
-  }
-  return undefined;
-}

@@ -40,9 +40,9 @@ export type ListLeg = Omit<PlaceOrder, 'type' | 'now' | 'symbolIndex' | 'quoteOr
 /**
  * An order list (rest-api.md "Order lists"; the deprecated `order/oco` maps onto OCO). Its legs
  * come parsed and named by role; the core gives them consecutive orderIds in the reference's
- * order: OCO the stop leg (STOP_LOSS*, TAKE_PROFIT*) first, then the other (both stop-type:
- * `below` first); OTO the working order, then the pending one; OTOCO the working order, then the
- * pending pair as for OCO.
+ * order: OCO the STOP_LOSS / STOP_LOSS_LIMIT leg first (API.md 11: every reference example
+ * shows it so), then the other; OTO the working order, then the pending one; OTOCO the working
+ * order, then the pending pair as for OCO.
  */
 export type PlaceOrderList =
   | (OrderListBase & { readonly contingency: 'OCO'; readonly above: ListLeg; readonly below: ListLeg })
@@ -243,6 +243,8 @@ export interface AmendResult {
   readonly origClientOrderId: string;
   readonly executionId: number;
   readonly transactTime: number;
+  /** The order's list after the amend (rest-api.md: `listStatus` of a list order's amend); absent otherwise. */
+  readonly listStatus?: OrderListView;
 }
 
 /** A placed order list: its state and each order's report (FULL by default, rest-api.md). */
@@ -262,7 +264,8 @@ export interface CancelOrderListResult {
 export interface CancelReplaceResult {
   readonly cancelResult: 'SUCCESS' | 'FAILURE';
   readonly newOrderResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
-  readonly cancelResponse: CancelResult | ApiError;
+  /** A list order's cancel cancels its whole list (API.md 11): then the list's result. */
+  readonly cancelResponse: CancelResult | CancelOrderListResult | ApiError;
   readonly newOrderResponse: PlaceResult | ApiError | null;
 }
 
@@ -276,7 +279,11 @@ export interface FlushResult {
 export interface CommandResults {
   place: PlaceResult;
   cancel: CancelResult;
-  cancelAll: CancelResult[];
+  /**
+   * DELETE openOrders cancels lists too (rest-api.md's example): the orders of no list first,
+   * then each list whole, each group oldest first. With no list open, only CancelResults.
+   */
+  cancelAll: (CancelResult | CancelOrderListResult)[];
   amend: AmendResult;
   cancelReplace: CancelReplaceResult;
   placeOrderList: OrderListResult;

@@ -29,6 +29,17 @@ export class Instrument {
   maxNumAlgoOrders = 5;
   maxNumIcebergOrders = 5;
   maxNumOrderLists = 20;
+  /**
+   * MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol): every open order counts, untriggered
+   * and pending ones too. A field so that the engine bench can hold 100k waiting stops.
+   */
+  maxNumOrders = 200;
+  /**
+   * Conditional orders waiting for this symbol's trades (issue 33): the matcher hands a trade to
+   * the account's trigger check only when this is above 0, so a symbol without any pays one
+   * field check per trade. The account's stop book keeps it.
+   */
+  watchedStops = 0;
 
   constructor(
     readonly index: number,

@@ -68,7 +68,7 @@ function fingerprint(s: Simulator): string {
     balances: balances(ex.state).map((b) => [b.asset, String(b.free), String(b.locked)]),
     open: openOrders(ex),
     books: ex.instruments.map((i) => depthSnapshot(ex.state, i.symbol, 5000, 'live')),
-    ids: [ex['desk']['nextOrderId'], ex['desk']['nextExecutionId']],
+    ids: [ex['desk'].reports.nextOrderId, ex['desk'].reports.nextExecutionId],
     trades: ex.state.tradeLog.size,
     listenKeys: [...s.service.listenKeys['keys'].keys()],
   }, (_key, value) => (typeof value === 'bigint' ? String(value) : value));

@@ -13,4 +13,8 @@ export { marketNotionalError } from './market-notional.ts';
 export { Ledger } from './ledger.ts';
 export { TradeLog, MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT, type TradeQuery } from './trade-log.ts';
 export { OrderHistory } from './order-history.ts';
+export { StopBook } from './stops.ts';
+export { OrderList, OrderLists } from './order-lists.ts';
+export { needOf, largerNeed, type Need } from './holds.ts';
+export { isConditional, type OrderPhase } from './account-order.ts';
 export { allOrders, ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT, type OrderHistoryQuery, type AccountOrdersView } from './order-history-query.ts';
