@@ -25,7 +25,7 @@ export function orderTypes(ctx: HandlerContext): OrderTypesMode {
 }
 
 /** The outcome's value, its events handed to the context; an error is thrown with its events. */
-function take<T>(ctx: HandlerContext, outcome: Outcome<T>): T {
+export function take<T>(ctx: HandlerContext, outcome: Outcome<T>): T {
   ctx.events = outcome.events;
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
@@ -52,13 +52,17 @@ function placeFields(p: Params): PlaceOrderFields {
   };
 }
 
-/** newOrderRespType, or the reference default: FULL for MARKET and LIMIT, ACK otherwise. */
-function respType(p: Params): 'ACK' | 'RESULT' | 'FULL' {
+/**
+ * newOrderRespType, or the reference default: FULL for MARKET and LIMIT, ACK otherwise (stops,
+ * take-profits, LIMIT_MAKER); `fallback` instead for order lists (FULL, API.md 11).
+ */
+export function respType(p: Params, fallback?: 'FULL'): 'ACK' | 'RESULT' | 'FULL' {
   const given = p.get('newOrderRespType');
   if (given !== undefined) {
     if (!RESP_TYPES.has(given)) throw apiError('INVALID_PARAMETER', 'newOrderRespType');
     return given as 'ACK' | 'RESULT' | 'FULL';
   }
+  if (fallback !== undefined) return fallback;
   const type = p.get('type');
   return type === 'MARKET' || type === 'LIMIT' ? 'FULL' : 'ACK';
 }

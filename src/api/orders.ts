@@ -166,7 +166,7 @@ export function allOrders(core: Exchange, query: AllOrdersQueryFields): OrderVie
  * startTime / endTime of the history queries (myTrades, allOrders), each in ms or µs as sent:
  * end not before start, at most 24 hours apart (-1127), both as sent.
  */
-function historyWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
+export function historyWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
   const window = timeWindow(startTime, endTime);
   if (window.spanUs !== undefined) {
     if (window.spanUs < 0) return apiError('INVALID_PARAMETER', 'endTime');
@@ -176,7 +176,7 @@ function historyWindow(startTime: number | undefined, endTime: number | undefine
 }
 
 /** `limit`: at least 1, the default when absent, capped at the maximum. */
-function cappedLimit(limit: number | undefined, defaultLimit: number, maxLimit: number): number | ApiError {
+export function cappedLimit(limit: number | undefined, defaultLimit: number, maxLimit: number): number | ApiError {
   if (limit !== undefined && limit < 1) return apiError('INVALID_PARAMETER', 'limit');
   return Math.min(limit ?? defaultLimit, maxLimit);
 }

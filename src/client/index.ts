@@ -171,3 +171,4 @@ export { WsApiConnection, type WsApiResponse, type WsApiParams } from './ws-api.
 export { WsApiClient, WS_HELPERS } from './ws-api-methods.ts';
 export type * from './types.ts';
 export type * from './market-types.ts';
+export type * from './order-list-types.ts';

@@ -30,6 +30,7 @@ import type {
   RateLimitCount,
   TestOrderResult,
 } from './types.ts';
+import type { AllOrderListsParams, CancelledOrderList, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 export interface ClientCredentials {
@@ -240,6 +241,48 @@ export class RestClient {
    */
   allOrders(params: AllOrdersParams): Promise<Order[]> {
     return this.call('allOrders', { ...params });
+  }
+
+  // ------------------------------------------------------------------ order lists (order_types = "reference")
+
+  /** POST /api/v3/orderList/oco (SIGNED): an OCO pair; the reports follow `newOrderRespType` (default FULL). */
+  newOrderListOco<P extends OcoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.oco', { ...(params as OcoParams) });
+  }
+
+  /** POST /api/v3/orderList/oto (SIGNED): a working order and a pending one placed once it has filled. */
+  newOrderListOto<P extends OtoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.oto', { ...(params as OtoParams) });
+  }
+
+  /** POST /api/v3/orderList/otoco (SIGNED): a working order and a pending OCO pair. */
+  newOrderListOtoco<P extends OtocoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.otoco', { ...(params as OtocoParams) });
+  }
+
+  /** @deprecated the reference's POST /api/v3/order/oco (SIGNED): use newOrderListOco. */
+  newOco<P extends DeprecatedOcoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place', { ...(params as DeprecatedOcoParams) });
+  }
+
+  /** DELETE /api/v3/orderList (SIGNED): cancels every order of a list. */
+  cancelOrderList(params: CancelOrderListParams): Promise<CancelledOrderList> {
+    return this.call('orderList.cancel', { ...params });
+  }
+
+  /** GET /api/v3/orderList (SIGNED): one list by `orderListId` or `origClientOrderId`. */
+  getOrderList(params: OrderListRef): Promise<OrderList> {
+    return this.call('orderList.status', { ...params });
+  }
+
+  /** GET /api/v3/openOrderList (SIGNED): the open lists of every symbol, oldest first. */
+  openOrderLists(): Promise<OrderList[]> {
+    return this.call('openOrderLists.status', {});
+  }
+
+  /** GET /api/v3/allOrderList (SIGNED): open and kept lists, oldest first. */
+  allOrderLists(params: AllOrderListsParams = {}): Promise<OrderList[]> {
+    return this.call('allOrderLists', { ...params });
   }
 
   /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */

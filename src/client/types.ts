@@ -43,6 +43,15 @@ export interface NewOrderParams {
   newOrderRespType?: NewOrderRespType;
   selfTradePreventionMode?: string;
   recvWindow?: number;
+  // With `[sim] order_types = "reference"` (docs/orders.md); "spec" answers -1014 for each.
+  /** The trigger price of STOP_LOSS, STOP_LOSS_LIMIT, TAKE_PROFIT, TAKE_PROFIT_LIMIT. */
+  stopPrice?: Decimal;
+  /** A trailing stop's delta in basis points (TRAILING_DELTA bounds it). */
+  trailingDelta?: number;
+  /** The visible part of an iceberg (LIMIT, LIMIT_MAKER, *_LIMIT; GTC only). */
+  icebergQty?: Decimal;
+  /** At least 1000000; not echoed. */
+  strategyType?: number;
 }
 
 /** The reply type a placement gets: its `newOrderRespType`, or the default of its `type`. */
@@ -95,7 +104,8 @@ export interface CancelledOrder extends CancelledWire {}
 export interface CancelReplaceResult {
   cancelResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
   newOrderResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
-  cancelResponse: CancelledOrder | { code: number; msg: string };
+  /** A list order's cancel cancels its whole list: then the list's cancel. */
+  cancelResponse: CancelledOrder | CancelledOrderList | { code: number; msg: string };
   newOrderResponse: OrderFull | OrderResult | OrderAck | { code: number; msg: string } | null;
 }
 
@@ -110,6 +120,8 @@ export interface AmendResult {
   transactTime: number;
   executionId: number;
   amendedOrder: AmendedOrder;
+  /** A list order's amend: its list. */
+  listStatus?: AmendedListStatus;
 }
 
 export interface AmendedOrder extends AmendedOrderWire {}
@@ -193,6 +205,7 @@ export type { SymbolInfo };
 export interface RateLimitCount extends RateLimitCountWire {}
 
 import type { MarketDataEvent, MarketDataEventOf } from './market-types.ts';
+import type { AmendedListStatus, CancelledOrderList, ListStatusEvent } from './order-list-types.ts';
 
 // ------------------------------------------------------------------ stream events
 
@@ -257,11 +270,14 @@ export interface ExecutionReportEvent {
   Y: string;
   W?: number;
   V: string;
-  /** Stop price, iceberg quantity, order list id and quote order quantity: not used by the simulator ("0..." / -1). */
+  /** Stop price, iceberg quantity, order list id, quote order quantity ("0.00000000" / -1 when unused). */
   P: string;
   F: string;
   g: number;
   Q: string;
+  /** A trailing stop's delta (BIPS) and when it started tracking (-1 until then). */
+  d?: number;
+  D?: number;
   /** The TRADE_PREVENTION report's fields (binance-facts §8): trade group, counter order, prevented quantities, counter symbol. */
   u?: number;
   U?: number;
@@ -290,7 +306,7 @@ export interface StreamTerminatedEvent {
   E: number;
 }
 
-export type UserEvent = ExecutionReportEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
+export type UserEvent = ExecutionReportEvent | ListStatusEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
 /** Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in market-types.ts. */
 export type MarketEvent = DepthUpdateEvent | TradeEvent | BookTickerEvent | MarketDataEvent;
 
