@@ -1,9 +1,10 @@
 // Typed parameters and replies of the order-list operations (with `[sim] order_types =
 // "reference"`; rest-api.md and web-socket-api.md "Order lists"): OCO (new and deprecated), OTO,
-// OTOCO, cancel, query, open and all lists, and the `listStatus` user-data event. The replies'
-// types come from the server's own field lists (src/api/order-list-shapes.ts).
+// OTOCO, cancel, query, open and all lists (the cancel's reply, an amend's list and the
+// `listStatus` event are in types.ts, beside what uses them). The replies' types come from the
+// server's own field lists (src/api/order-list-shapes.ts).
 
-import type { AmendedListStatusWire, OrderListAckWire, OrderListCancelledWire, OrderListFullWire, OrderListResultWire, OrderListWire } from '../api/order-list-shapes.ts';
+import type { OrderListAckWire, OrderListFullWire, OrderListResultWire, OrderListWire } from '../api/order-list-shapes.ts';
 import type { Side, TimeInForce } from '../api/wire-types.ts';
 import type { Decimal, NewOrderRespType } from './types.ts';
 
@@ -139,35 +140,9 @@ export interface OrderList extends OrderListWire {}
 export interface OrderListAck extends OrderListAckWire {}
 export interface OrderListResult extends OrderListResultWire {}
 export interface OrderListFull extends OrderListFullWire {}
-/** A cancelled list: its final state and each order's cancel report. */
-export interface CancelledOrderList extends OrderListCancelledWire {}
-/** The `listStatus` of a list order's amend. */
-export interface AmendedListStatus extends AmendedListStatusWire {}
 
 /** The reply of a list placement: its `newOrderRespType`, FULL when left out. */
 export type OrderListReply<P extends { readonly newOrderRespType?: NewOrderRespType }> = P extends { readonly newOrderRespType: infer R }
   ? (undefined extends R ? OrderListFull : never) | ListReplyOf<Exclude<R, undefined>>
   : OrderListFull;
 type ListReplyOf<R> = R extends 'ACK' ? OrderListAck : R extends 'RESULT' ? OrderListResult : OrderListFull;
-
-/** `listStatus` (user-data-stream.md): an order list changed, after its orders' executionReports. */
-export interface ListStatusEvent {
-  e: 'listStatus';
-  E: number;
-  s: string;
-  /** orderListId */
-  g: number;
-  /** contingencyType */
-  c: 'OCO' | 'OTO';
-  /** listStatusType */
-  l: 'RESPONSE' | 'EXEC_STARTED' | 'UPDATED' | 'ALL_DONE';
-  /** listOrderStatus */
-  L: 'EXECUTING' | 'ALL_DONE' | 'REJECT';
-  /** listRejectReason */
-  r: string;
-  /** listClientOrderId */
-  C: string;
-  /** transactionTime */
-  T: number;
-  O: { s: string; i: number; c: string }[];
-}

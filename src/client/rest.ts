@@ -17,6 +17,7 @@ import type {
   AmendResult,
   BookTicker,
   CancelledOrder,
+  CancelledOrderList,
   CancelReplaceParams,
   CancelReplaceResult,
   Depth,
@@ -30,7 +31,7 @@ import type {
   RateLimitCount,
   TestOrderResult,
 } from './types.ts';
-import type { AllOrderListsParams, CancelledOrderList, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
+import type { AllOrderListsParams, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 export interface ClientCredentials {

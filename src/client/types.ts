@@ -205,7 +205,12 @@ export type { SymbolInfo };
 export interface RateLimitCount extends RateLimitCountWire {}
 
 import type { MarketDataEvent, MarketDataEventOf } from './market-types.ts';
-import type { AmendedListStatus, CancelledOrderList, ListStatusEvent } from './order-list-types.ts';
+import type { AmendedListStatusWire, OrderListCancelledWire } from '../api/order-list-shapes.ts';
+
+/** A cancelled order list (DELETE /api/v3/orderList, a list order's cancelReplace): its final state and each order's cancel report. */
+export interface CancelledOrderList extends OrderListCancelledWire {}
+/** The `listStatus` of a list order's amend. */
+export interface AmendedListStatus extends AmendedListStatusWire {}
 
 // ------------------------------------------------------------------ stream events
 
@@ -286,6 +291,28 @@ export interface ExecutionReportEvent {
   Cs?: string;
   /** Expiry reason, when the order expired for one. */
   eR?: string;
+}
+
+/** `listStatus` (user-data-stream.md): an order list changed, after its orders' executionReports. */
+export interface ListStatusEvent {
+  e: 'listStatus';
+  E: number;
+  s: string;
+  /** orderListId */
+  g: number;
+  /** contingencyType */
+  c: 'OCO' | 'OTO';
+  /** listStatusType */
+  l: 'RESPONSE' | 'EXEC_STARTED' | 'UPDATED' | 'ALL_DONE';
+  /** listOrderStatus */
+  L: 'EXECUTING' | 'ALL_DONE' | 'REJECT';
+  /** listRejectReason */
+  r: string;
+  /** listClientOrderId */
+  C: string;
+  /** transactionTime */
+  T: number;
+  O: { s: string; i: number; c: string }[];
 }
 
 export interface AccountPositionEvent {

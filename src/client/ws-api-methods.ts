@@ -14,6 +14,7 @@ import type {
   AmendResult,
   BookTicker,
   CancelledOrder,
+  CancelledOrderList,
   CancelReplaceParams,
   CancelReplaceResult,
   Depth,
@@ -28,7 +29,7 @@ import type {
   SessionStatus,
   TestOrderResult,
 } from './types.ts';
-import type { AllOrderListsParams, CancelledOrderList, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
+import type { AllOrderListsParams, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 /** Which WS API method each helper calls (the test checks it covers the endpoint table). */
