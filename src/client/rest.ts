@@ -226,8 +226,8 @@ export class RestClient {
     return this.call('openOrders.status', params);
   }
 
-  /** DELETE /api/v3/openOrders (SIGNED): cancels every open order of a symbol. */
-  cancelOpenOrders(params: { symbol: string }): Promise<CancelledOrder[]> {
+  /** DELETE /api/v3/openOrders (SIGNED): cancels every open order of a symbol; an order list's orders come as the cancelled list. */
+  cancelOpenOrders(params: { symbol: string }): Promise<(CancelledOrder | CancelledOrderList)[]> {
     return this.call('openOrders.cancelAll', params);
   }
 

@@ -161,8 +161,8 @@ export class WsApiClient extends WsApiConnection {
     return this.call('openOrders.status', p);
   }
 
-  /** `openOrders.cancelAll`: cancels every open order of a symbol. */
-  cancelAll(p: { symbol: string }): Promise<CancelledOrder[]> {
+  /** `openOrders.cancelAll`: cancels every open order of a symbol; an order list's orders come as the cancelled list. */
+  cancelAll(p: { symbol: string }): Promise<(CancelledOrder | CancelledOrderList)[]> {
     return this.call('openOrders.cancelAll', p);
   }
 
