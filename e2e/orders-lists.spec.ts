@@ -135,3 +135,15 @@ test('the deprecated OCO on REST (order/oco) and the WS API (orderList.place): a
   const { orderReports: _reports, ...listOnly } = ws;
   expect(await client.rest.getOrderList({ orderListId: ws.orderListId })).toEqual(listOnly);
 });
+
+test('faults.fillOpenOrder fills a working order of a list (the OCO pair resolves); an order not working yet (a waiting stop, a PENDING_NEW one) is unknown to it', async ({ client, faults, market }) => {
+  tradeAt(market, '60000');
+  const oco = await client.rest.newOrderListOco(SELL_OCO);
+  const [stop, limit] = oco.orderReports;
+  expect(() => faults.fillOpenOrder(stop!.orderId, '0.01')).toThrow();
+  expect(faults.fillOpenOrder(limit!.orderId, '0.01')).toBe('0.01000000');
+  await expect(client).not.toHaveOpenOrder({ orderId: stop!.orderId });
+  const oto = await client.rest.newOrderListOto(OTO);
+  expect(() => faults.fillOpenOrder(oto.orderReports[1]!.orderId, '0.01')).toThrow();
+  expect(await client.rest.openOrderLists()).toEqual([expect.objectContaining({ orderListId: oto.orderListId })]);
+});
