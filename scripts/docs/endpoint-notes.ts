@@ -63,7 +63,7 @@ export const ENDPOINT_NOTES: Readonly<Record<string, EndpointNote>> = {
     summary: 'Deprecated OCO: a LIMIT_MAKER at `price` and a STOP_LOSS (STOP_LOSS_LIMIT with stopLimitPrice) at `stopPrice`; reports FULL by default.',
     params: `symbol, side, quantity, price, stopPrice, stopLimitPrice?, stopLimitTimeInForce?, trailingDelta?, listClientOrderId?, limitClientOrderId?, limitIcebergQty?, stopClientOrderId?, stopIcebergQty?, newOrderRespType?, ${SIGNED}`,
   },
-  'orderList.place.oco': { summary: 'An OCO pair: an above and a below order; reports FULL by default.', params: `symbol, side, quantity, ${'{above,below}Type, {above,below}Price?, {above,below}StopPrice?, {above,below}TrailingDelta?, {above,below}TimeInForce?, {above,below}IcebergQty?, {above,below}ClientOrderId?'}, listClientOrderId?, newOrderRespType?, selfTradePreventionMode?, ${SIGNED}` },
+  'orderList.place.oco': { summary: 'An OCO pair: an above and a below order; reports FULL by default.', params: `symbol, side, quantity, above{Type,Price?,StopPrice?,TrailingDelta?,TimeInForce?,IcebergQty?,ClientOrderId?}, below{...the same}, listClientOrderId?, newOrderRespType?, selfTradePreventionMode?, ${SIGNED}` },
   'orderList.place.oto': {
     summary: 'An OTO: a working LIMIT / LIMIT_MAKER order and a pending order placed once it has filled; reports FULL by default.',
     params: `symbol, working{Type,Side,Price,Quantity,TimeInForce?,IcebergQty?,ClientOrderId?}, pending{Type,Side,Quantity,Price?,StopPrice?,TrailingDelta?,TimeInForce?,IcebergQty?,ClientOrderId?}, listClientOrderId?, newOrderRespType?, ${SIGNED}`,
