@@ -4,10 +4,12 @@
 // OCO, cancelling a list, the three list queries and DELETE openOrders, on REST and on the WS API,
 // with the reference's response fields, order counts and user-data events.
 import { test, expect } from 'spot-sim/fixture';
-import type { ExecutionReportEvent, ListStatusEvent, OcoParams, OtoParams, UserEvent } from 'spot-sim';
+import type { DeprecatedOcoParams, ExecutionReportEvent, ListStatusEvent, OcoParams, OtocoParams, OtoParams, UserEvent } from 'spot-sim';
+import { closeRawConnections, RawWs } from './support/raw-ws.ts';
 import { REFERENCE, SYMBOL, timeline, tradeAt } from './support/reference-orders.ts';
 
 test.use({ simConfig: REFERENCE });
+test.afterEach(closeRawConnections);
 
 const SELL_OCO: OcoParams = { symbol: SYMBOL, side: 'SELL', quantity: '0.01', aboveType: 'LIMIT_MAKER', abovePrice: '61000', belowType: 'STOP_LOSS_LIMIT', belowStopPrice: '59000', belowPrice: '58900', belowTimeInForce: 'GTC', listClientOrderId: 'my-oco' };
 const OTO: OtoParams = { symbol: SYMBOL, workingType: 'LIMIT', workingSide: 'BUY', workingPrice: '59000', workingQuantity: '0.01', workingTimeInForce: 'GTC', pendingType: 'LIMIT_MAKER', pendingSide: 'SELL', pendingPrice: '61000', pendingQuantity: '0.01' };
@@ -146,4 +148,49 @@ test('faults.fillOpenOrder fills a working order of a list (the OCO pair resolve
   const oto = await client.rest.newOrderListOto(OTO);
   expect(() => faults.fillOpenOrder(oto.orderReports[1]!.orderId, '0.01')).toThrow();
   expect(await client.rest.openOrderLists()).toEqual([expect.objectContaining({ orderListId: oto.orderListId })]);
+});
+
+test('every list placement on both transports, each cancelled on the other; listStatus reaches a legacy listen-key stream too', async ({ sim, client, market }) => {
+  tradeAt(market, '60000');
+  const { listenKey } = await client.rest.startUserDataStream();
+  const legacy = await RawWs.open(sim, `/ws/${listenKey}`);
+  const api = await client.wsApi();
+  const { pendingType: _t, pendingPrice: _p, ...working } = OTO;
+  const OTOCO: OtocoParams = { ...working, pendingAboveType: 'LIMIT_MAKER', pendingAbovePrice: '62000', pendingBelowType: 'STOP_LOSS', pendingBelowStopPrice: '58000' };
+  const OLD: DeprecatedOcoParams = { symbol: SYMBOL, side: 'SELL', quantity: '0.01', price: '61000', stopPrice: '59000' };
+  const placements: [string, () => Promise<{ orderListId: number }>, 'rest' | 'ws'][] = [
+    ['REST orderList/oco', () => client.rest.newOrderListOco(SELL_OCO), 'rest'],
+    ['WS orderList.place.oco', () => api.placeOrderListOco(SELL_OCO), 'ws'],
+    ['REST orderList/oto', () => client.rest.newOrderListOto(OTO), 'rest'],
+    ['WS orderList.place.oto', () => api.placeOrderListOto(OTO), 'ws'],
+    ['REST orderList/otoco', () => client.rest.newOrderListOtoco(OTOCO), 'rest'],
+    ['WS orderList.place.otoco', () => api.placeOrderListOtoco(OTOCO), 'ws'],
+    ['REST order/oco', () => client.rest.newOco(OLD), 'rest'],
+    ['WS orderList.place', () => api.placeOco(OLD), 'ws'],
+  ];
+  for (const [what, place, placedOn] of placements) {
+    const list = await place();
+    const cancel = { symbol: SYMBOL, orderListId: list.orderListId };
+    const cancelled = placedOn === 'rest' ? await api.cancelOrderList(cancel) : await client.rest.cancelOrderList(cancel);
+    expect(cancelled, what).toMatchObject({ orderListId: list.orderListId, listOrderStatus: 'ALL_DONE' });
+    await legacy.frame((f) => f.json?.e === 'listStatus' && f.json.g === list.orderListId && f.json.L === 'ALL_DONE');
+  }
+  expect(await client.rest.openOrderLists()).toEqual([]);
+  expect(await client.rest.openOrders()).toEqual([]);
+});
+
+test('fault rules name the list operations by their ids: an injected error on orderList.place.oco, the ack delay on orderList.cancel', async ({ sim, client, faults, market }) => {
+  expect(faults.endpoints().map((e) => e.id)).toEqual(expect.arrayContaining(['orderList.place.oco', 'orderList.cancel', 'allOrderLists']));
+  tradeAt(market, '60000');
+  const rule = faults.use({ on: 'orderList.place.oco', action: { error: -1013 } });
+  await expect(client.rest.newOrderListOco(SELL_OCO)).rejects.toMatchObject({ code: -1013 });
+  expect(rule.hits).toBe(1);
+  rule.remove();
+  const oco = await client.rest.newOrderListOco(SELL_OCO);
+  faults.setAckDelayMs(300);
+  const api = await client.wsApi();
+  const started = Date.now();
+  await api.cancelOrderList({ symbol: SYMBOL, orderListId: oco.orderListId });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+  expect(sim.openOrders()).toEqual([]);
 });
