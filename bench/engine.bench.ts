@@ -156,7 +156,7 @@ function runScenario(sc: Scenario): ScenarioReport {
       const r = SAME_PROCESS ? runOurs(st) : runIsolated(sc, 'spot-sim');
       ours.push(r);
       const stops = r.stops === undefined ? '' : `  stops placed ${r.stops.placed}, triggered ${r.stops.triggered}`;
-      log(`  run ${run + 1} spot-sim          ${fmtOps(r.opsPerSec).padStart(7)} ops/s  ${r.seconds.toFixed(3)} s  trades ${r.fills}  events ${r.events}  taker lots ${r.takerLots}  book ${r.bookDigest}${stops}`);
+      log(`  run ${run + 1} spot-sim          ${fmtOps(r.opsPerSec).padStart(7)} ops/s (${fmtOps(r.opsPerCpuSec)} per CPU-s)  ${r.seconds.toFixed(3)} s  trades ${r.fills}  events ${r.events}  taker lots ${r.takerLots}  book ${r.bookDigest}${stops}`);
     }
     if (RUN_THEIRS && sc.spotSimOnly !== true) {
       const r = SAME_PROCESS ? runTheirs(st) : runIsolated(sc, 'nodejs-order-book');
