@@ -80,7 +80,7 @@ export class AccountDesk {
     this.bookView = { markets, books: matcher.books };
   }
 
-  /** The account's side of matching, and who watches the trades for triggers. */
+  /** The account's side of matching (the book's FillSink). */
   get fillSink(): FillSink<AccountOrder> {
     return this.runner;
   }
