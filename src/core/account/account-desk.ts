@@ -43,9 +43,6 @@ import { quoteMarketLots } from './quote-market.ts';
 import { StopBook } from './stops.ts';
 import type { TradeLog } from './trade-log.ts';
 
-/** MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol; Instrument.maxNumOrders). */
-export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;
-
 export class AccountDesk {
   readonly reports: AccountReports;
   readonly runner: OrderRunner;
