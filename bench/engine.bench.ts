@@ -2,8 +2,12 @@
 // through spot-sim's core (Exchange.submit of counterparty commands: no account ledger) and through the npm
 // package `nodejs-order-book`, in one process. Reports the median ops/s of 5 interleaved runs
 // for a shallow book (~1k resting orders) and a deep one (~250k resting orders), the ratio, and
-// the heap bytes per resting order. It only prints (and writes bench/results/engine.json): it
-// never asserts a time.
+// the heap bytes per resting order. The stop-heavy streams (issue 33) replay the shallow stream
+// with 100k STOP_LOSS_LIMIT orders of the account placed after the pre-fill: `stops` far from
+// the touch, so none triggers and the flow must run as fast as without them; `stops-trigger`
+// within a few ticks of the mid, so the flow's trades trigger them all (spot-sim only: each
+// triggered one rests far away, a book nodejs-order-book does not hold). It only prints (and
+// writes bench/results/engine.json): it never asserts a time.
 //
 //   npx tsx bench/engine.bench.ts            (re-spawns itself with --expose-gc)
 //   npm run bench:engine

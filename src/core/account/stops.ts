@@ -88,7 +88,6 @@ export class StopBook implements TradeWatch {
     if (acct.stopPrice !== 0) (stop.rises ? s.rising : s.falling).push(stop);
     else {
       // No stop price: tracking starts now, from the last trade (none yet: from the next one).
-      stop.tracking = true;
       stop.reference = inst.lastPrice;
       if (inst.lastPrice !== 0) acct.trailingTime = now;
       s.trackers.push(stop);
@@ -134,7 +133,6 @@ export class StopBook implements TradeWatch {
   /** The stop price condition held: a trailing stop starts tracking from `price`, a plain one triggers. */
   private reached(inst: Instrument, s: SymbolStops, stop: WaitingStop, price: number, now: number): void {
     if (stop.trailingDelta === 0) return this.trigger(inst, stop);
-    stop.tracking = true;
     stop.reference = price;
     stop.order.account!.trailingTime = now;
     s.trackers.push(stop);
