@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 import { atoms, counterparty, eventTrail, expectError, expectOk, lots, makeExchange, reports, submitOrder, T0, ticks, tradesAt } from './test-support.ts';
 import { balance, depthSnapshot, findOrder, openOrders } from './queries.ts';
 import { invariantViolations } from './invariants.ts';
-import type { Exchange } from './exchange.ts';
+import { resolveConfig } from '../config/index.ts';
+import { Exchange } from './exchange.ts';
+import { buildHistory } from './market/index.ts';
+import { buildMarkets } from './markets.ts';
 
 const BTC = 'BTCUSDT';
 const healthy = (ex: Exchange) => assert.deepEqual(invariantViolations(ex.state), []);
@@ -234,4 +237,19 @@ test('ended_orders = "keep": a triggered and filled stop is queried with its typ
   const kept = findOrder(ex.state, { symbolIndex: 0, orderId: order.orderId, origClientOrderId: undefined });
   assert.ok(!('code' in kept));
   assert.deepEqual([kept.status, kept.type, kept.stopPrice, kept.workingTime, kept.isWorking], ['FILLED', 'STOP_LOSS', ticks(ex, BTC, '49000'), T0 + 1, true]);
+});
+
+test("the last price stops trigger on starts at history's last trade and follows every public trade", () => {
+  const config = resolveConfig({ sim: { history: { minutes: 30 } } });
+  const history = buildHistory(config, buildMarkets(config).instruments, T0, []);
+  const ex = new Exchange(config, T0, history);
+  for (const inst of ex.instruments) {
+    const last = ex.marketData.of(inst.index).lastTrade();
+    assert.ok(last !== undefined && last.price > 0);
+    assert.equal(inst.lastPrice, last.price);
+  }
+  // A stop at history's last price would trigger immediately.
+  const inst = ex.instrument(BTC)!;
+  const refused = ex.submit({ type: 'place', now: T0, symbolIndex: inst.index, side: 'SELL', orderType: 'STOP_LOSS', timeInForce: 'GTC', price: 0, quantity: 100, clientOrderId: null, stopPrice: inst.lastPrice });
+  assert.equal(expectError(refused).msg, 'Order would trigger immediately.');
 });

@@ -137,6 +137,8 @@ function checkOffBook(s: CoreState, inst: Instrument, checkHold: (inst: Instrume
   const stops = s.stops.waiting(inst.index);
   if (stops.stops.length !== waiting || inst.watchedStops !== waiting) out.push(`${inst.symbol}: ${waiting} orders wait, the stop book holds ${stops.stops.length}, watchedStops ${inst.watchedStops}`);
   if (!stops.heapsSound) out.push(`${inst.symbol}: a stop heap is out of order`);
+  const [above, below] = stops.window;
+  if (inst.triggerAbove !== above || (above !== 0 && inst.triggerBelow !== below)) out.push(`${inst.symbol}: trigger window ${inst.triggerAbove}/${inst.triggerBelow}, nearest stops ${above}/${below}`);
   for (const w of stops.stops) if (s.openOrders.offBook.get(w.orderId) !== w.order) out.push(`${inst.symbol}: stop ${w.orderId} waits but is not open`);
 }
 

@@ -35,11 +35,18 @@ export class Instrument {
    */
   maxNumOrders = 200;
   /**
-   * Conditional orders waiting for this symbol's trades (issue 33): the matcher hands a trade to
-   * the account's trigger check only when this is above 0, so a symbol without any pays one
-   * field check per trade. The account's stop book keeps it.
+   * Conditional orders waiting for this symbol's trades (issue 33; MAX_NUM_ALGO_ORDERS counts
+   * them). The account's stop book keeps it, and the window below.
    */
   watchedStops = 0;
+  /**
+   * The trigger window (ticks): the matcher hands a trade to the account's trigger check only
+   * when its price reaches `triggerAbove` or `triggerBelow` (the nearest waiting stops; a
+   * tracking trailing stop sets `triggerAbove` to 0: every trade). Without stops they cannot be
+   * reached, so a trade pays two comparisons, with 100k stops far from the touch the same.
+   */
+  triggerAbove = Infinity;
+  triggerBelow = -1;
 
   constructor(
     readonly index: number,

@@ -43,9 +43,6 @@ import { quoteMarketLots } from './quote-market.ts';
 import { StopBook } from './stops.ts';
 import type { TradeLog } from './trade-log.ts';
 
-/** MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol; Instrument.maxNumOrders). */
-export const MAX_OPEN_ORDERS_PER_SYMBOL = 200;
-
 export class AccountDesk {
   readonly reports: AccountReports;
   readonly runner: OrderRunner;
@@ -80,7 +77,7 @@ export class AccountDesk {
     this.bookView = { markets, books: matcher.books };
   }
 
-  /** The account's side of matching, and who watches the trades for triggers. */
+  /** The account's side of matching (the book's FillSink). */
   get fillSink(): FillSink<AccountOrder> {
     return this.runner;
   }

@@ -6,7 +6,7 @@
 // kept-orders.ts and client-id-table.ts; order-history-query.ts for allOrders). It sees books only
 // through the book room's interface (book/index.ts). Everything outside the room imports this file.
 
-export { AccountDesk, MAX_OPEN_ORDERS_PER_SYMBOL } from './account-desk.ts';
+export { AccountDesk } from './account-desk.ts';
 export { AccountOrder, type AccountBookOrder } from './account-order.ts';
 export { OpenOrders, findAccountOrder } from './open-orders.ts';
 export { marketNotionalError } from './market-notional.ts';

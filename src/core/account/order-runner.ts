@@ -153,24 +153,24 @@ export class OrderRunner implements FillSink<AccountOrder> {
   /** Cancels an open order (its list's other orders are the list desk's). */
   cancelOpen(inst: Instrument, order: AccountBookOrder, cancelId: string, now: number): CancelResult {
     const acct = order.account!;
-    this.takeOut(inst, order);
-    this.releaseHold(inst, order);
-    acct.status = 'CANCELED';
-    acct.updateTime = now;
-    this.reports.report(acct, 'CANCELED', now, { cancelClientOrderId: cancelId, origClientOrderId: acct.clientOrderId });
-    this.history.ended(inst.index, acct);
+    this.end(inst, order, 'CANCELED', now, { cancelClientOrderId: cancelId, origClientOrderId: acct.clientOrderId });
     return { order: acct.view(), origClientOrderId: acct.clientOrderId, clientOrderId: cancelId, transactTime: now };
   }
 
   /** Ends an order as EXPIRED with `reason`, nothing more: what its list does is the caller's. */
   expireOnly(inst: Instrument, order: AccountBookOrder, reason: ExpiryReason, now: number): void {
+    order.account!.expiryReason = reason;
+    this.end(inst, order, 'EXPIRED', now);
+  }
+
+  /** An open or running order ends: out of the book and the open orders, its hold back, its report. */
+  private end(inst: Instrument, order: AccountBookOrder, status: 'CANCELED' | 'EXPIRED', now: number, extra?: Partial<ExecutionReport>): void {
     const acct = order.account!;
     this.takeOut(inst, order);
     this.releaseHold(inst, order);
-    acct.status = 'EXPIRED';
-    acct.expiryReason = reason;
+    acct.status = status;
     acct.updateTime = now;
-    this.reports.report(acct, 'EXPIRED', now);
+    this.reports.report(acct, status, now, extra);
     this.history.ended(inst.index, acct);
   }
 

@@ -11,7 +11,6 @@ export class WaitingStop {
   /** Its position in its heap; -1 when it is in none (tracking, or triggered). */
   heapAt = -1;
   /** A trailing stop that tracks: its best price since tracking started (0: from the next trade). */
-  tracking = false;
   reference = 0;
 
   constructor(

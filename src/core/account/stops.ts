@@ -1,7 +1,8 @@
 // The account's conditional orders waiting for their trigger (issue 33; API.md 11 "Triggers";
 // the trailing-stop FAQ): per symbol two indexed heaps of plain stops by stop price (stop-heap.ts)
-// and the trailing stops that track. The book hands it every public trade of a symbol that has
-// any (TradeWatch, while `Instrument.watchedStops` is above 0): it marks the orders whose
+// and the trailing stops that track. The book hands it the public trades that reach the symbol's
+// trigger window (TradeWatch; `Instrument.triggerAbove` / `triggerBelow`, which this keeps at
+// the nearest stops, so a trade far from every stop costs two comparisons): it marks the orders whose
 // condition the trade meets as triggered and hands them to the account, which runs them after
 // the command. Conditions (trailing-stop FAQ table): STOP_LOSS SELL and TAKE_PROFIT BUY when
 // last <= stopPrice; STOP_LOSS BUY and TAKE_PROFIT SELL when last >= stopPrice. A trailing stop
@@ -49,6 +50,16 @@ export function trailingMet(side: Side, price: number, reference: number, delta:
   return side === 'SELL' ? p <= BigInt(reference) * BigInt(10_000 - delta) : p >= BigInt(reference) * BigInt(10_000 + delta);
 }
 
+/** The prices at which the next trade can trigger anything: the nearest stops; every price while one tracks. */
+function setWindow(inst: Pick<Instrument, 'triggerAbove' | 'triggerBelow'>, s: SymbolStops): void {
+  if (s.trackers.length !== 0) {
+    inst.triggerAbove = 0;
+    return;
+  }
+  inst.triggerAbove = s.rising.top()?.stopPrice ?? Infinity;
+  inst.triggerBelow = s.falling.top()?.stopPrice ?? -1;
+}
+
 export class StopBook implements TradeWatch {
   private readonly byId = new Map<number, WaitingStop>();
   private readonly symbols: SymbolStops[];
@@ -77,11 +88,11 @@ export class StopBook implements TradeWatch {
     if (acct.stopPrice !== 0) (stop.rises ? s.rising : s.falling).push(stop);
     else {
       // No stop price: tracking starts now, from the last trade (none yet: from the next one).
-      stop.tracking = true;
       stop.reference = inst.lastPrice;
       if (inst.lastPrice !== 0) acct.trailingTime = now;
       s.trackers.push(stop);
     }
+    setWindow(inst, s);
   }
 
   /** Takes a waiting order out (cancelled, expired); false if it was not waiting. */
@@ -93,6 +104,7 @@ export class StopBook implements TradeWatch {
     const s = this.symbols[inst.index]!;
     if (stop.heapAt >= 0) (stop.rises ? s.rising : s.falling).remove(stop);
     else s.trackers = s.trackers.filter((t) => t !== stop);
+    setWindow(inst, s);
     return true;
   }
 
@@ -103,12 +115,15 @@ export class StopBook implements TradeWatch {
     if (s.trackers.length !== 0) this.track(inst, s, price, now);
     while (s.rising.topReached(price)) this.reached(inst, s, s.rising.pop(), price, now);
     while (s.falling.topReached(price)) this.reached(inst, s, s.falling.pop(), price, now);
+    setWindow(inst, s);
   }
 
   /** For the invariant checks: the symbol's waiting orders, and whether its heaps are sound. */
-  waiting(symbolIndex: number): { readonly stops: readonly WaitingStop[]; readonly heapsSound: boolean } {
+  waiting(symbolIndex: number): { readonly stops: readonly WaitingStop[]; readonly heapsSound: boolean; readonly window: readonly [number, number] } {
     const s = this.symbols[symbolIndex]!;
-    return { stops: [...s.rising.entries(), ...s.falling.entries(), ...s.trackers], heapsSound: s.rising.consistent() && s.falling.consistent() };
+    const window = { triggerAbove: Infinity, triggerBelow: -1 };
+    setWindow(window, s);
+    return { stops: [...s.rising.entries(), ...s.falling.entries(), ...s.trackers], heapsSound: s.rising.consistent() && s.falling.consistent(), window: [window.triggerAbove, window.triggerBelow] };
   }
 
   get size(): number {
@@ -118,7 +133,6 @@ export class StopBook implements TradeWatch {
   /** The stop price condition held: a trailing stop starts tracking from `price`, a plain one triggers. */
   private reached(inst: Instrument, s: SymbolStops, stop: WaitingStop, price: number, now: number): void {
     if (stop.trailingDelta === 0) return this.trigger(inst, stop);
-    stop.tracking = true;
     stop.reference = price;
     stop.order.account!.trailingTime = now;
     s.trackers.push(stop);

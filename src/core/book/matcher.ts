@@ -27,8 +27,8 @@ export interface FillSink<A> {
 }
 
 /**
- * Who waits for a symbol's trades (the account's conditional orders, issue 33): told of each
- * public trade, after it settled, only while the instrument's `watchedStops` is above 0.
+ * Who waits for a symbol's trades (the account's conditional orders, issue 33): told of a public
+ * trade, after it settled, when its price reaches the instrument's trigger window.
  */
 export interface TradeWatch {
   traded(inst: Instrument, price: number, now: number): void;
@@ -116,7 +116,7 @@ export class Matcher<A = unknown> {
       else if (open === qty) this.refill(inst, opposite, account);
     }
     if (taker.account !== null) this.account!.settleFill(inst, taker, qty, price, tradeId, false, now, fills);
-    if (inst.watchedStops !== 0) this.watch!.traded(inst, price, now);
+    if (price >= inst.triggerAbove || price <= inst.triggerBelow) this.watch!.traded(inst, price, now);
   }
 
   /**
