@@ -22,6 +22,8 @@ function place(kind: OrderListKind) {
 
 /** What every placement row shares: SIGNED, weight 1 (0 on success), order changes (ack delay). */
 const PLACEMENT = { security: 'SIGNED', changesOrders: true, weight: () => 1, countsOrder: true, freeOnSuccess: true, referenceOrderTypes: true } as const;
+/** What the query rows share. */
+const QUERY = { security: 'SIGNED', referenceOrderTypes: true } as const;
 
 export const ORDER_LIST_ENDPOINTS = [
   {
@@ -72,9 +74,8 @@ export const ORDER_LIST_ENDPOINTS = [
     id: 'orderList.status',
     rest: { method: 'GET', path: '/api/v3/orderList' },
     ws: 'orderList.status',
-    security: 'SIGNED',
+    ...QUERY,
     weight: () => 4,
-    referenceOrderTypes: true,
     run: (ctx, p) => {
       const view = getOrderList(ctx.exchange, p.int('orderListId'), p.get('origClientOrderId'));
       if (view instanceof ApiError) throw view;
@@ -85,18 +86,16 @@ export const ORDER_LIST_ENDPOINTS = [
     id: 'openOrderLists.status',
     rest: { method: 'GET', path: '/api/v3/openOrderList' },
     ws: 'openOrderLists.status',
-    security: 'SIGNED',
+    ...QUERY,
     weight: () => 6,
-    referenceOrderTypes: true,
     run: (ctx) => openOrderLists(ctx.exchange).map((view) => ctx.service.wire.orderList(view)),
   },
   {
     id: 'allOrderLists',
     rest: { method: 'GET', path: '/api/v3/allOrderList' },
     ws: 'allOrderLists',
-    security: 'SIGNED',
+    ...QUERY,
     weight: () => 20,
-    referenceOrderTypes: true,
     run: (ctx, p) => {
       const views = allOrderLists(ctx.exchange, { fromId: p.int('fromId'), startTime: p.time('startTime'), endTime: p.time('endTime'), limit: p.int('limit') });
       if (views instanceof ApiError) throw views;
