@@ -194,3 +194,19 @@ test('fault rules name the list operations by their ids: an injected error on or
   expect(Date.now() - started).toBeGreaterThanOrEqual(250);
   expect(sim.openOrders()).toEqual([]);
 });
+
+test("a list order's amend answers its listStatus; cancelReplace of a list order answers the whole list's cancel, then places the new order", async ({ client, market }) => {
+  tradeAt(market, '60000');
+  const oco = await client.rest.newOrderListOco(SELL_OCO);
+  const limit = oco.orderReports[1]!;
+  const amended = await client.rest.amendKeepPriority({ symbol: SYMBOL, orderId: limit.orderId, newQty: '0.005' });
+  expect(amended.amendedOrder).toMatchObject({ orderId: limit.orderId, orderListId: oco.orderListId, qty: '0.00500000' });
+  // The amend gives the order a new client id (the reference's rule when none is sent): the list shows it.
+  const orders = [oco.orders[0], { ...oco.orders[1], clientOrderId: amended.amendedOrder.clientOrderId }];
+  expect(amended.listStatus).toEqual({ orderListId: oco.orderListId, contingencyType: 'OCO', listOrderStatus: 'EXECUTING', listClientOrderId: 'my-oco', symbol: SYMBOL, orders });
+
+  const replaced = await client.rest.cancelReplace({ symbol: SYMBOL, cancelReplaceMode: 'STOP_ON_FAILURE', cancelOrderId: limit.orderId, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '62000' });
+  expect(replaced).toMatchObject({ cancelResult: 'SUCCESS', newOrderResult: 'SUCCESS', cancelResponse: { orderListId: oco.orderListId, listOrderStatus: 'ALL_DONE' }, newOrderResponse: { price: '62000.00000000', orderListId: -1 } });
+  expect(await client.rest.openOrderLists()).toEqual([]);
+  expect((await client.rest.openOrders()).map((o) => o.price)).toEqual(['62000.00000000']);
+});
