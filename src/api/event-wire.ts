@@ -7,7 +7,7 @@ import type { BalanceEvent, DepthDiff, ExecutionReport, ListStatusEvent, PublicT
 import { STP_MODE } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import { isConditional } from './order-shapes.ts';
-import type { InstrumentSource, Wire } from './wire.ts';
+import { ZERO, type InstrumentSource, type Wire } from './wire.ts';
 
 export class EventWire {
   constructor(
@@ -83,11 +83,11 @@ export class EventWire {
     const N = r.commissionAsset === null ? 'null' : `"${r.commissionAsset}"`;
     let text =
       `{"e":"executionReport","E":${r.eventTime},"s":"${o.symbol}","c":${c},"S":"${o.side}","o":"${o.type}","f":"${o.timeInForce}",` +
-      `"q":"${w.qty(inst, o.origQty)}","p":"${w.price(inst, o.price)}","P":"${w.price(inst, o.stopPrice)}","F":"${w.qty(inst, o.icebergQty)}","g":${o.orderListId},"C":${C},` +
+      `"q":"${w.qty(inst, o.origQty)}","p":"${w.price(inst, o.price)}","P":"${o.stopPrice === 0 ? ZERO : w.price(inst, o.stopPrice)}","F":"${o.icebergQty === 0 ? ZERO : w.qty(inst, o.icebergQty)}","g":${o.orderListId},"C":${C},` +
       `"x":"${r.executionType}","X":"${o.status}","r":"${r.rejectReason}","i":${o.orderId},"l":"${w.qty(inst, r.lastQty)}",` +
       `"z":"${w.qty(inst, o.executedQty)}","L":"${w.price(inst, r.lastPrice)}","n":"${n}","N":${N},"T":${r.eventTime},` +
       `"t":${r.tradeId},"I":${r.executionId},"w":${onBook},"m":${r.isMaker},"M":${r.executionType === 'TRADE'},"O":${o.time},` +
-      `"Z":"${w.quote(inst, o.cumQuote)}","Y":"${w.quote(inst, r.lastQuote)}","Q":"${w.quote(inst, o.quoteOrderQty)}"`;
+      `"Z":"${w.quote(inst, o.cumQuote)}","Y":"${w.quote(inst, r.lastQuote)}","Q":"${o.quoteOrderQty === 0n ? ZERO : w.quote(inst, o.quoteOrderQty)}"`;
     if (o.trailingDelta > 0) text += `,"d":${o.trailingDelta},"D":${o.trailingTime}`;
     if ((rests || conditional) && o.workingTime >= 0) text += `,"W":${o.workingTime}`;
     text += `,"V":"${STP_MODE}"`;

@@ -46,7 +46,8 @@ function orderFields<S>(of: (s: S) => OrderView) {
     price: f.text((s, inst) => price(inst, of(s).price)),
     origQty: f.text((s, inst) => qty(inst, of(s).origQty)),
     executedQty: f.text((s, inst) => qty(inst, of(s).executedQty)),
-    origQuoteOrderQty: f.text((s, inst) => quote(inst, of(s).quoteOrderQty)),
+    // Zero on every order but a quoteOrderQty MARKET one: the constant, not formatted each time.
+    origQuoteOrderQty: f.text((s, inst) => (of(s).quoteOrderQty === 0n ? ZERO : quote(inst, of(s).quoteOrderQty))),
     cummulativeQuoteQty: f.text((s, inst) => quote(inst, of(s).cumQuote)),
     status: f.text((s) => of(s).status),
     timeInForce: f.text((s) => of(s).timeInForce),
