@@ -4,7 +4,7 @@
 
 import { OrderBook, Side as TheirSide } from 'nodejs-order-book';
 import type { Exchange } from '../src/core/exchange.ts';
-import { BUY, CANCEL, HAS_SUBMIT, LIMIT, newExchange, olderCore, SYMBOL, T0, type OlderCore, type OpStream } from './engine-stream.ts';
+import { BUY, CANCEL, HAS_SUBMIT, LIMIT, newExchange, olderCore, placeStops, SYMBOL, T0, type OlderCore, type OpStream } from './engine-stream.ts';
 
 /** The depth query (src/core/queries.ts; a method of the Exchange in a core from before submit). */
 const queries = HAS_SUBMIT ? await import('../src/core/queries.ts') : null;
@@ -27,6 +27,8 @@ export interface RunResult {
   readonly events: number;
   /** Resting lots per [side, price] at the end, as a string, to compare the engines' books. */
   readonly bookDigest: string;
+  /** Stop scenarios: the stops placed before the timed part, and how many the flow triggered. */
+  readonly stops?: { readonly placed: number; readonly triggered: number };
 }
 
 /** A final book as a comparable string: level counts, resting lots and a hash of every [price, lots]. */
@@ -45,12 +47,14 @@ function digest(bids: ReadonlyArray<readonly [number, number]>, asks: ReadonlyAr
   return `${bids.length}b/${asks.length}a levels, ${lots} lots, #${(h >>> 0).toString(16)}`;
 }
 
-type Replay = (from: number, to: number, count: boolean) => { events: number; trades: number; lots: number };
+type Replay = (from: number, to: number, count: boolean) => { events: number; trades: number; lots: number; triggers: number };
 
 export function runOurs(st: OpStream): RunResult {
-  const { ex, sym } = newExchange();
+  const { ex, sym, mid } = newExchange();
   const replay = HAS_SUBMIT ? submitReplay(ex, sym, st) : olderCoreReplay(olderCore(ex), sym, st);
   replay(0, st.prefill, false);
+  const setup = st.scenario.stops;
+  const placed = setup === undefined ? 0 : placeStops(ex, sym, mid, setup);
   gc?.();
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
@@ -67,6 +71,7 @@ export function runOurs(st: OpStream): RunResult {
     fills: r.trades,
     events: r.events,
     bookDigest: digest(snap.bids, snap.asks),
+    ...(setup !== undefined && { stops: { placed, triggered: r.triggers } }),
   };
 }
 
@@ -78,6 +83,7 @@ function submitReplay(ex: Exchange, sym: number, st: OpStream): Replay {
     let events = 0;
     let trades = 0;
     let lots = 0;
+    let triggers = 0;
     for (let i = from; i < to; i++) {
       const now = T0 + i;
       const k = kind[i];
@@ -95,11 +101,11 @@ function submitReplay(ex: Exchange, sym: number, st: OpStream): Replay {
           if (ev.type === 'trade') {
             trades++;
             lots += ev.qty;
-          }
+          } else if (ev.type === 'execution' && ev.cause === 'trigger') triggers++;
         }
       }
     }
-    return { events, trades, lots };
+    return { events, trades, lots, triggers };
   };
 }
 
@@ -129,7 +135,7 @@ function olderCoreReplay(ex: OlderCore, sym: number, st: OpStream): Replay {
         }
       }
     }
-    return { events, trades, lots };
+    return { events, trades, lots, triggers: 0 };
   };
 }
 

@@ -92,7 +92,7 @@ export class Rand {
 }
 
 export interface Scenario {
-  readonly name: 'shallow' | 'deep';
+  readonly name: 'shallow' | 'deep' | 'stops' | 'stops-trigger';
   readonly label: string;
   /** Resting orders the stream keeps the book around (and the untimed pre-fill size). */
   readonly target: number;
@@ -105,6 +105,21 @@ export interface Scenario {
   /** Timed ops per run. */
   readonly ops: number;
   readonly seed: number;
+  /** Issue 33: the account's conditional orders placed after the pre-fill (untimed). */
+  readonly stops?: StopsSetup;
+  /** Only spot-sim replays it (its triggered stops change the book nodejs-order-book would hold). */
+  readonly spotSimOnly?: boolean;
+}
+
+/**
+ * `count` STOP_LOSS_LIMIT orders of one lot, half SELL with stops `from`..`to` ticks below the
+ * mid, half BUY as far above; their limit prices lie 3000 ticks away on their own side, so a
+ * triggered one rests far from the flow and trades nothing.
+ */
+export interface StopsSetup {
+  readonly count: number;
+  readonly from: number;
+  readonly to: number;
 }
 
 /** The engine bench's two books; `scale` multiplies the timed ops. */
@@ -113,6 +128,50 @@ export function scenarios(scale: number): Scenario[] {
     { name: 'shallow', label: 'shallow (~1k resting)', target: 1_000, spread: 50, cross: 5, aggressiveBase: 0.4, ops: Math.round(2_000_000 * scale), seed: SEED },
     { name: 'deep', label: 'deep (~250k resting)', target: 250_000, spread: 2_500, cross: 20, aggressiveBase: 0.4, ops: Math.round(1_000_000 * scale), seed: SEED + 1 },
   ];
+}
+
+/**
+ * The stop-heavy streams (issue 33): the shallow stream as it is, replayed with 100k waiting
+ * stops far from the touch (nothing triggers: the flow must not pay for them), and with 100k
+ * stops within a few ticks of the mid, which the flow's trades trigger (k at a time).
+ */
+export function stopScenarios(scale: number): Scenario[] {
+  const shallow = scenarios(scale)[0]!;
+  return [
+    { ...shallow, name: 'stops', label: 'shallow + 100k waiting stops', stops: { count: 100_000, from: 500, to: 5_000 } },
+    { ...shallow, name: 'stops-trigger', label: 'shallow + 100k stops it triggers', stops: { count: 100_000, from: 0, to: 8 }, spotSimOnly: true },
+  ];
+}
+
+/** Whether the core knows conditional orders (a base from before issue 33 replays the flow alone). */
+export const HAS_STOPS = HAS_SUBMIT && 'watchedStops' in new Exchange(config, T0).instruments[0]!;
+
+/** Places a scenario's stops on `ex` (after its pre-fill); how many it placed. */
+export function placeStops(ex: Exchange, symbolIndex: number, mid: number, setup: StopsSetup): number {
+  if (!HAS_STOPS) return 0;
+  const inst = ex.instruments[symbolIndex]! as { maxNumOrders: number; maxNumAlgoOrders: number };
+  inst.maxNumOrders = Number.MAX_SAFE_INTEGER;
+  inst.maxNumAlgoOrders = Number.MAX_SAFE_INTEGER;
+  const rnd = new Rand(SEED + 33);
+  let placed = 0;
+  for (let i = 0; i < setup.count; i++) {
+    const sell = i % 2 === 0;
+    const d = rnd.range(setup.from, setup.to);
+    const outcome = ex.submit({
+      type: 'place',
+      now: T0,
+      symbolIndex,
+      side: sell ? 'SELL' : 'BUY',
+      orderType: 'STOP_LOSS_LIMIT',
+      timeInForce: 'GTC',
+      price: sell ? mid + 3_000 : mid - 3_000,
+      quantity: 1,
+      clientOrderId: null,
+      stopPrice: sell ? mid - d : mid + d,
+    });
+    if (outcome.ok) placed++;
+  }
+  return placed;
 }
 
 export interface OpStream {

@@ -24,7 +24,7 @@ test.describe('stats, mark, open client order ids, reset, advance-time', () => {
       const stats = await control.request(listener, 'GET', 'stats');
       expect(stats.status).toBe(200);
       const result = stats.body.result;
-      for (const key of ['connections', 'orders', 'rejects', 'cancels', 'replaces', 'fills', 'openOrders', 'publicTrades', 'depthDiffs', 'tickers', 'snapshots', 'restRequests', 'wsApiRequests', 'rateLimited', 'authErrors', 'position', 'touch', 'duplicateClientOrderIds', 'sinceMark']) {
+      for (const key of ['connections', 'orders', 'rejects', 'cancels', 'replaces', 'fills', 'triggers', 'openOrders', 'publicTrades', 'depthDiffs', 'tickers', 'snapshots', 'restRequests', 'wsApiRequests', 'rateLimited', 'authErrors', 'position', 'touch', 'duplicateClientOrderIds', 'sinceMark']) {
         expect(result, key).toHaveProperty(key);
       }
       // A depth batch of the two orders may be published between the two reads: the counters

@@ -20,6 +20,8 @@ export class Stats {
   cancels = 0;
   replaces = 0;
   fills = 0;
+  /** Conditional orders whose stop triggered (their NEW report with `cause: 'trigger'`, API.md 11). */
+  triggers = 0;
   publicTrades = 0;
   depthDiffs = 0;
   tickers = 0;
@@ -112,6 +114,9 @@ export class Stats {
       else if (e.type === 'execution') {
         switch (e.executionType) {
           case 'NEW': {
+            // A stop's trigger and a pending order's activation report NEW again: not a new order.
+            if (e.cause === 'trigger') this.triggers++;
+            if (e.cause !== undefined) break;
             this.orders++;
             const id = e.order.clientOrderId;
             if (this.seenClientOrderIds.has(id)) this.duplicateClientOrderIds++;
@@ -178,6 +183,7 @@ export class Stats {
       cancels: this.cancels,
       replaces: this.replaces,
       fills: this.fills,
+      triggers: this.triggers,
       openOrders: live.openOrders,
       publicTrades: this.publicTrades,
       depthDiffs: this.depthDiffs,

@@ -14,8 +14,11 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
 
 /** A citation of a document users do not have, or of a numbered section of one. */
 const CITATION = /\b[Ss]pec(?:ification)?\s+(?:section\s+)?[0-9]+(?:\.[0-9]+)*|\bAPI\.md\b|\.\.\/shared|\bSPEC\.md\b|binance-facts|client-requests\.md|playwright-integration\.md|§/;
-/** "the spec" in prose (a Playwright spec file, `x.spec.ts`, is fine). */
-const SPEC_WORD = /(?<![.\w-])spec(?:'s)?\b(?!\s+files?\b)/i;
+/**
+ * "the spec" in prose (a Playwright spec file, `x.spec.ts`, is fine, and so is the quoted value
+ * of `order_types = "spec"`, a name users type).
+ */
+const SPEC_WORD = /(?<![.\w"'-])spec(?:'s)?\b(?!\s+files?\b|["'])/i;
 /** Pages for contributors that keep the project's own vocabulary ("the spec's calls"); citations are still refused there. */
 const CONTRIBUTOR_PAGES = new Set(['docs/architecture.md']);
 
@@ -87,7 +90,7 @@ test('the check finds each kind of citation and passes a Playwright spec file', 
     'forgotten (spec)',
   ];
   for (const line of cited) assert.equal(citations('x', line).length, 1, line);
-  for (const line of ['run `npx playwright test e2e/x.spec.ts`', '| library | spec file |', 'a specific rule', 'the spectrum']) {
+  for (const line of ['run `npx playwright test e2e/x.spec.ts`', '| library | spec file |', 'a specific rule', 'the spectrum', 'order_types = "spec"   # the default', "simConfig: { sim: { order_types: 'spec' } }"]) {
     assert.deepEqual(citations('x', line), [], line);
   }
   assert.deepEqual(citations('x', "the spec's calls as presets", false), []);

@@ -43,6 +43,13 @@ const engineFigures: Figure[] = ['shallow', 'deep'].flatMap((sc): Figure[] => [
   },
 ]);
 engineFigures.push({ name: 'engine heap per resting order', unit: 'B', better: 'lower', read: (r) => num(r.heapBytesPerRestingOrder?.spotSim) });
+// Issue 33: the shallow stream with 100k waiting stops (a base without stops replays it alone), and with 100k it triggers.
+for (const sc of ['stops', 'stops-trigger']) {
+  engineFigures.push(
+    { name: `engine ${sc} spot-sim ops/s`, unit: 'ops/s', better: 'higher', read: (r) => num(scenario(r, sc)?.spotSim?.medianOpsPerSec) },
+    { name: `engine ${sc} spot-sim ops per CPU-second`, unit: 'ops/s', better: 'higher', read: (r) => num(scenario(r, sc)?.spotSim?.medianOpsPerCpuSec) },
+  );
+}
 
 const w1Figures: Figure[] = [
   ...(['hmac', 'logon'] as const).flatMap((mode): Figure[] => [

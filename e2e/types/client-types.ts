@@ -7,7 +7,10 @@ import {
   SpotSimTimeoutError,
   connectSimulator,
   type ExecutionReportEvent,
+  type ListStatusEvent,
   type OrderAck,
+  type OrderListAck,
+  type OrderListFull,
   type OrderFull,
   type OrderResult,
   type WsApiClient,
@@ -37,6 +40,31 @@ export async function orderReplies(): Promise<void> {
   void maker.status;
   // Decimals: strings or numbers (numbers go out in plain notation).
   await client.rest.newOrder({ ...limit, quantity: 1e-7 });
+}
+
+export async function referenceOrders(): Promise<void> {
+  // Stops and take-profits default to ACK (order_types = "reference").
+  const stop = await client.rest.newOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'STOP_LOSS_LIMIT', timeInForce: 'GTC', quantity: '0.01', price: '58900', stopPrice: '59000' });
+  // @ts-expect-error a stop's reply defaults to ACK
+  void stop.status;
+  const trailing = await api.placeOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'STOP_LOSS', quantity: '0.01', trailingDelta: 100, newOrderRespType: 'RESULT' });
+  const conditional: [string | undefined, number | undefined, number | undefined] = [trailing.stopPrice, trailing.trailingDelta, trailing.trailingTime];
+  void conditional;
+  // Order lists default to FULL: each report has its fills.
+  const oco = { symbol: 'BTCUSDT', side: 'SELL', quantity: '0.01', aboveType: 'LIMIT_MAKER', abovePrice: '61000', belowType: 'STOP_LOSS', belowStopPrice: '59000' } as const;
+  const full: OrderListFull = await client.rest.newOrderListOco(oco);
+  full.orderReports.map((r) => r.fills.length);
+  const ack: OrderListAck = await api.placeOrderListOco({ ...oco, newOrderRespType: 'ACK' });
+  // @ts-expect-error an ACK list's reports have no status
+  void ack.orderReports[0]?.status;
+  // @ts-expect-error an OCO leg is never a MARKET order
+  await client.rest.newOrderListOco({ ...oco, belowType: 'MARKET' });
+  const listed = await client.rest.getOrderList({ orderListId: ack.orderListId });
+  // @ts-expect-error a queried list has no reports
+  void listed.orderReports;
+  const user = await client.userData();
+  const list: ListStatusEvent = await user.next('listStatus');
+  void [list.g, list.l, list.L, list.O[0]?.i];
 }
 
 export async function streams(): Promise<void> {

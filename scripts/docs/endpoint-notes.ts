@@ -43,8 +43,8 @@ export const ENDPOINT_NOTES: Readonly<Record<string, EndpointNote>> = {
   'userDataStream.subscribe.signature': { summary: 'Receive the account\'s user-data events on this connection, authenticated by signature (HMAC accounts).', params: `apiKey, ${SIGNED}` },
   'userDataStream.unsubscribe': { summary: 'Stop one (or every) user-data subscription of this connection.', params: 'subscriptionId?' },
   'order.place': {
-    summary: 'Place an order (LIMIT, LIMIT_MAKER, MARKET).',
-    params: `symbol, side, type, timeInForce?, quantity? | quoteOrderQty?, price?, newClientOrderId?, newOrderRespType?, selfTradePreventionMode?, strategyId?, strategyType? (>= 1000000), ${SIGNED}`,
+    summary: 'Place an order (LIMIT, LIMIT_MAKER, MARKET; with `order_types = "reference"` also STOP_LOSS, STOP_LOSS_LIMIT, TAKE_PROFIT, TAKE_PROFIT_LIMIT, icebergs and quoteOrderQty MARKET orders, docs/orders.md).',
+    params: `symbol, side, type, timeInForce?, quantity? | quoteOrderQty?, price?, stopPrice?, trailingDelta?, icebergQty?, newClientOrderId?, newOrderRespType?, selfTradePreventionMode?, strategyId?, strategyType? (>= 1000000), ${SIGNED}`,
   },
   'order.test': { summary: 'Validate an order without placing it; with computeCommissionRates, its commission.', params: `the order.place parameters, computeCommissionRates?, ${SIGNED}`, weight: '1, or 20 with computeCommissionRates=true' },
   'order.status': { summary: 'One of the account\'s orders.', params: `symbol, ${ORDER_REF}, ${SIGNED}` },
@@ -58,4 +58,22 @@ export const ENDPOINT_NOTES: Readonly<Record<string, EndpointNote>> = {
   'openOrders.cancelAll': { summary: 'Cancel every open order of a symbol.', params: `symbol, ${SIGNED}` },
   myTrades: { summary: 'The account\'s trades of a symbol.', params: `symbol, orderId?, startTime?, endTime?, fromId?, limit? (default 500, max 1000), ${SIGNED}`, weight: '20, or 5 with orderId' },
   allOrders: { summary: 'The account\'s orders of a symbol, oldest first: open ones, and ended ones with `ended_orders = "keep"` (docs/order-history.md).', params: `symbol, orderId?, startTime?, endTime? (at most 24 h apart), limit? (default 500, max 1000), ${SIGNED}` },
+  // Order lists: only with `[sim] order_types = "reference"` (docs/orders.md).
+  'orderList.place': {
+    summary: 'Deprecated OCO: a LIMIT_MAKER at `price` and a STOP_LOSS (STOP_LOSS_LIMIT with stopLimitPrice) at `stopPrice`; reports FULL by default.',
+    params: `symbol, side, quantity, price, stopPrice, stopLimitPrice?, stopLimitTimeInForce?, trailingDelta?, listClientOrderId?, limitClientOrderId?, limitIcebergQty?, stopClientOrderId?, stopIcebergQty?, newOrderRespType?, ${SIGNED}`,
+  },
+  'orderList.place.oco': { summary: 'An OCO pair: an above and a below order; reports FULL by default.', params: `symbol, side, quantity, above{Type,Price?,StopPrice?,TrailingDelta?,TimeInForce?,IcebergQty?,ClientOrderId?}, below{...the same}, listClientOrderId?, newOrderRespType?, selfTradePreventionMode?, ${SIGNED}` },
+  'orderList.place.oto': {
+    summary: 'An OTO: a working LIMIT / LIMIT_MAKER order and a pending order placed once it has filled; reports FULL by default.',
+    params: `symbol, working{Type,Side,Price,Quantity,TimeInForce?,IcebergQty?,ClientOrderId?}, pending{Type,Side,Quantity,Price?,StopPrice?,TrailingDelta?,TimeInForce?,IcebergQty?,ClientOrderId?}, listClientOrderId?, newOrderRespType?, ${SIGNED}`,
+  },
+  'orderList.place.otoco': {
+    summary: 'An OTOCO: a working order and a pending OCO pair placed once it has filled; reports FULL by default.',
+    params: `symbol, working{...} as OTO, pendingSide, pendingQuantity, pendingAbove{Type,Price?,StopPrice?,TrailingDelta?,TimeInForce?,IcebergQty?,ClientOrderId?}, pendingBelow{...}, listClientOrderId?, newOrderRespType?, ${SIGNED}`,
+  },
+  'orderList.cancel': { summary: 'Cancel every order of a list.', params: `symbol, orderListId | listClientOrderId, newClientOrderId?, ${SIGNED}` },
+  'orderList.status': { summary: 'One order list (ended ones with `ended_orders = "keep"`).', params: `orderListId | origClientOrderId, ${SIGNED}` },
+  'openOrderLists.status': { summary: 'The open order lists of every symbol, oldest first.', params: SIGNED },
+  allOrderLists: { summary: 'Open and kept order lists, oldest first.', params: `fromId? | (startTime?, endTime?: at most 24 h apart), limit? (default 500, max 1000), ${SIGNED}` },
 };

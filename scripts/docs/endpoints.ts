@@ -31,7 +31,13 @@ export function endpointsReference(): string {
     const rest = e.rest ? `\`${e.rest.method} ${e.rest.path}\`` : '';
     const ws = e.ws ? `\`${e.ws}\`` : '';
     const weight = note.weight ?? String(e.weight(none));
-    const extras = [e.freeOnSuccess ? 'weight 0 on success' : '', e.countsOrder ? 'counts toward ORDERS' : '', e.ed25519Only ? 'Ed25519 accounts only' : ''].filter(Boolean);
+    const orders = e.ordersPerRequest === undefined ? 'counts toward ORDERS' : `counts ${e.ordersPerRequest} orders toward ORDERS`;
+    const extras = [
+      e.referenceOrderTypes ? 'only with `order_types = "reference"`' : '',
+      e.freeOnSuccess ? 'weight 0 on success' : '',
+      e.countsOrder ? orders : '',
+      e.ed25519Only ? 'Ed25519 accounts only' : '',
+    ].filter(Boolean);
     out.push(`| ${cell(note.summary)}${extras.length ? ` (${extras.join('; ')})` : ''} | ${rest} | ${ws} | ${e.security} | ${cell(weight)} | ${cell(note.params || '(none)')} | \`${faultId(e)}\` |`);
   }
   return `${out.join('\n').trimEnd()}\n`;

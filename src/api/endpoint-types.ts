@@ -43,6 +43,14 @@ export interface Endpoint {
   weight(p: Params): number;
   /** Places a new order: counts toward the ORDERS windows (spec 8). */
   readonly countsOrder?: boolean;
+  /** How many orders one request places (an order list counts each of its orders); default 1. */
+  readonly ordersPerRequest?: number;
+  /**
+   * Served only with `[sim] order_types = "reference"` (API.md 11: the order-list operations).
+   * With "spec" the route and the method do not exist, as before that setting: REST answers 404,
+   * the WS API -1130 on `method`, and fault rules do not list them.
+   */
+  readonly referenceOrderTypes?: true;
   /** A successful request weighs 0 (binance-facts, 2026-04-02). */
   readonly freeOnSuccess?: boolean;
   /** Changes the account's orders: the WS API reply `set_ack_delay_ms` delays (spec 4.5). */

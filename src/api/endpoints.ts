@@ -4,12 +4,14 @@
 // one (REST-only operations have their own): the same id names it in fault rules
 // (`sim.faults.use({ on })`), in the typed client's table lookups and in the docs.
 
+import type { OrderTypesMode } from '../config/types.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Touch } from '../core/types.ts';
 import { bookTicker, depthSnapshot } from '../core/queries.ts';
 import type { Endpoint, HandlerContext } from './endpoint-types.ts';
 import { account, exchangeInfo } from './info-shapes.ts';
 import { commissionRates, NO_DISCOUNT, ORDER_ENDPOINTS, ZERO_RATE } from './order-endpoints.ts';
+import { ORDER_LIST_ENDPOINTS } from './order-list-endpoints.ts';
 import type { Params } from './params.ts';
 import { orderRateLimits } from './rate-limit-shapes.ts';
 import type { ConnectionControl } from './session.ts';
@@ -53,7 +55,7 @@ const TABLE = [
     ws: 'exchangeInfo',
     security: 'NONE',
     weight: () => 20,
-    run: (ctx, p) => exchangeInfo(ctx.service.config.sim.limits, ctx.exchange, ctx.now, symbolList(ctx, p)),
+    run: (ctx, p) => exchangeInfo(ctx.service.config.sim.limits, ctx.exchange, ctx.now, symbolList(ctx, p), ctx.service.config.sim.order_types),
   },
   {
     id: 'depth',
@@ -105,6 +107,7 @@ const TABLE = [
   },
   ...MARKET_DATA_ENDPOINTS,
   ...ORDER_ENDPOINTS,
+  ...ORDER_LIST_ENDPOINTS,
   {
     id: 'userDataStream.start',
     rest: { method: 'POST', path: '/api/v3/userDataStream' },
@@ -212,13 +215,38 @@ export const ENDPOINTS: readonly Endpoint[] = TABLE;
 /** Ids of the operations with a REST route: the typed client (src/client/rest.ts) calls them by id. */
 export type RestEndpointId = Extract<(typeof TABLE)[number], { readonly rest: object }>['id'];
 
-/** WS API methods by name. */
+/** WS API methods by name (every row: the typed client signs by it). */
 export const WS_METHODS: ReadonlyMap<string, Endpoint> = new Map(ENDPOINTS.filter((e) => e.ws !== undefined).map((e) => [e.ws!, e]));
 
-/** REST routes by "METHOD path". */
-export const REST_ROUTES: ReadonlyMap<string, Endpoint> = new Map(
-  ENDPOINTS.filter((e) => e.rest !== undefined).map((e) => [`${e.rest!.method} ${e.rest!.path}`, e]),
-);
+/** REST routes by "METHOD path" (every row). */
+export const REST_ROUTES: ReadonlyMap<string, Endpoint> = routesOf(ENDPOINTS).rest;
 
-/** Paths that exist under some method (a wrong method on them is still unknown: 404). */
-export const REST_PATHS: ReadonlySet<string> = new Set(ENDPOINTS.flatMap((e) => (e.rest ? [e.rest.path] : [])));
+/** What the transports serve under one `[sim] order_types` (the order-list rows only with "reference"). */
+export interface Routes {
+  readonly endpoints: readonly Endpoint[];
+  /** REST routes by "METHOD path". */
+  readonly rest: ReadonlyMap<string, Endpoint>;
+  /** Paths that exist under some method (a wrong method on them is still unknown: 404). */
+  readonly paths: ReadonlySet<string>;
+  /** WS API methods by name. */
+  readonly ws: ReadonlyMap<string, Endpoint>;
+}
+
+function routesOf(endpoints: readonly Endpoint[]): Routes {
+  return {
+    endpoints,
+    rest: new Map(endpoints.filter((e) => e.rest !== undefined).map((e) => [`${e.rest!.method} ${e.rest!.path}`, e])),
+    paths: new Set(endpoints.flatMap((e) => (e.rest ? [e.rest.path] : []))),
+    ws: new Map(endpoints.filter((e) => e.ws !== undefined).map((e) => [e.ws!, e])),
+  };
+}
+
+const ROUTES_BY_MODE: Readonly<Record<OrderTypesMode, Routes>> = {
+  spec: routesOf(ENDPOINTS.filter((e) => e.referenceOrderTypes !== true)),
+  reference: routesOf(ENDPOINTS),
+};
+
+/** The routes, methods and fault-rule endpoints served under `mode`. */
+export function routesFor(mode: OrderTypesMode): Routes {
+  return ROUTES_BY_MODE[mode];
+}

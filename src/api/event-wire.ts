@@ -1,11 +1,12 @@
 // Stream payloads (binance-facts §5, §7): market data (`depthUpdate`, `bookTicker`, `trade`)
-// and user data (`executionReport`, `outboundAccountPosition`, `listenKeyExpired`,
+// and user data (`executionReport`, `listStatus`, `outboundAccountPosition`, `listenKeyExpired`,
 // `eventStreamTerminated`), serialized to JSON text once; the transports wrap that text per
 // connection (`{stream,data}`, `{subscriptionId,event}` or raw) without re-serializing.
 
-import type { BalanceEvent, DepthDiff, ExecutionReport, PublicTrade, Touch } from '../core/types.ts';
+import type { BalanceEvent, DepthDiff, ExecutionReport, ListStatusEvent, PublicTrade, Touch } from '../core/types.ts';
 import { STP_MODE } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
+import { isConditional } from './order-shapes.ts';
 import { ZERO, type InstrumentSource, type Wire } from './wire.ts';
 
 export class EventWire {
@@ -57,9 +58,10 @@ export class EventWire {
   }
 
   /**
-   * `executionReport` with the base fields in the reference's order (binance-facts §7.1). Written
-   * as text in field order (the hottest payload of a trading client); identical to
-   * JSON.stringify of the same fields (event-wire.test.ts checks it).
+   * `executionReport` with the base fields in the reference's order (binance-facts §7.1), and its
+   * conditional fields (user-data-stream.md): `d`/`D` for a trailing stop, `W` once the order
+   * works, the STP fields, `eR`. Written as text in field order (the hottest payload of a trading
+   * client); identical to JSON.stringify of the same fields (event-wire.test.ts checks it).
    */
   executionReport(r: ExecutionReport): string {
     const o = r.order;
@@ -67,22 +69,27 @@ export class EventWire {
     const w = this.wire;
     const isCancel = r.executionType === 'CANCELED' && r.cancelClientOrderId !== null;
     // `w` = on the book now (the NEW report says true, even for a MARKET order, binance-facts
-    // §7.1's documented sequence); `W` only for an order that rests or rested on the book.
-    const rests = o.type !== 'MARKET' && o.timeInForce === 'GTC';
+    // §7.1's documented sequence, and for a stop on its trigger); a stop waiting for its trigger
+    // and a list's pending order are not on the book. `W` only once the order worked: a limit
+    // form that rests or rested on the book, a stop from its trigger on (API.md 11).
+    const conditional = isConditional(o.type);
+    const rests = o.timeInForce === 'GTC' && o.type !== 'MARKET' && o.type !== 'STOP_LOSS' && o.type !== 'TAKE_PROFIT';
     const open = o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
-    const onBook = r.executionType === 'NEW' || (rests && open);
+    const waiting = o.status === 'PENDING_NEW' || (conditional && !o.isWorking);
+    const onBook = !waiting && (r.executionType === 'NEW' || (rests && open));
     const c = JSON.stringify(isCancel ? r.cancelClientOrderId : o.clientOrderId);
     const C = JSON.stringify(isCancel ? (r.origClientOrderId ?? o.clientOrderId) : '');
     const n = r.commissionAsset === null ? '0' : w.quote(inst, r.commission);
     const N = r.commissionAsset === null ? 'null' : `"${r.commissionAsset}"`;
     let text =
       `{"e":"executionReport","E":${r.eventTime},"s":"${o.symbol}","c":${c},"S":"${o.side}","o":"${o.type}","f":"${o.timeInForce}",` +
-      `"q":"${w.qty(inst, o.origQty)}","p":"${w.price(inst, o.price)}","P":"${ZERO}","F":"${ZERO}","g":-1,"C":${C},` +
+      `"q":"${w.qty(inst, o.origQty)}","p":"${w.price(inst, o.price)}","P":"${o.stopPrice === 0 ? ZERO : w.price(inst, o.stopPrice)}","F":"${o.icebergQty === 0 ? ZERO : w.qty(inst, o.icebergQty)}","g":${o.orderListId},"C":${C},` +
       `"x":"${r.executionType}","X":"${o.status}","r":"${r.rejectReason}","i":${o.orderId},"l":"${w.qty(inst, r.lastQty)}",` +
       `"z":"${w.qty(inst, o.executedQty)}","L":"${w.price(inst, r.lastPrice)}","n":"${n}","N":${N},"T":${r.eventTime},` +
       `"t":${r.tradeId},"I":${r.executionId},"w":${onBook},"m":${r.isMaker},"M":${r.executionType === 'TRADE'},"O":${o.time},` +
-      `"Z":"${w.quote(inst, o.cumQuote)}","Y":"${w.quote(inst, r.lastQuote)}","Q":"${ZERO}"`;
-    if (rests && o.workingTime >= 0) text += `,"W":${o.workingTime}`;
+      `"Z":"${w.quote(inst, o.cumQuote)}","Y":"${w.quote(inst, r.lastQuote)}","Q":"${o.quoteOrderQty === 0n ? ZERO : w.quote(inst, o.quoteOrderQty)}"`;
+    if (o.trailingDelta > 0) text += `,"d":${o.trailingDelta},"D":${o.trailingTime}`;
+    if ((rests || conditional) && o.workingTime >= 0) text += `,"W":${o.workingTime}`;
     text += `,"V":"${STP_MODE}"`;
     if (r.executionType === 'TRADE_PREVENTION') {
       // STP expiry fields (binance-facts §8): the prevented match's id, the maker's cumulative
@@ -91,6 +98,20 @@ export class EventWire {
     }
     if (o.expiryReason !== 'NONE') text += `,"eR":"${o.expiryReason}"`;
     return `${text}}`;
+  }
+
+  /**
+   * `listStatus` (user-data-stream.md): an order list changed; sent after its orders'
+   * executionReports. Client ids are escaped as JSON (a client chose them).
+   */
+  listStatus(e: ListStatusEvent): string {
+    const l = e.list;
+    let orders = '';
+    for (const o of l.orders) orders += `${orders === '' ? '' : ','}{"s":"${o.symbol}","i":${o.orderId},"c":${JSON.stringify(o.clientOrderId)}}`;
+    return (
+      `{"e":"listStatus","E":${e.eventTime},"s":"${l.symbol}","g":${l.orderListId},"c":"${l.contingencyType}","l":"${l.listStatusType}",` +
+      `"L":"${l.listOrderStatus}","r":"${e.listRejectReason}","C":${JSON.stringify(l.listClientOrderId)},"T":${l.transactionTime},"O":[${orders}]}`
+    );
   }
 
   /**

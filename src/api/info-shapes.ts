@@ -2,15 +2,20 @@
 // their types, which the typed client exposes, and the one function that builds each. Not hot:
 // objects, JSON.stringify'd by the transports.
 
-import type { FeesConfig, LimitsConfig } from '../config/types.ts';
+import type { FeesConfig, LimitsConfig, OrderTypesMode } from '../config/types.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { COMMISSION_DECIMALS, type Instrument } from '../core/markets.ts';
 import { balances } from '../core/queries.ts';
 import { formatScaled } from '../core/units.ts';
 import { price, qty, quote, ZERO } from './order-shapes.ts';
+import { symbolOrderInfo } from './order-rules.ts';
 import { rateLimitList, type RateLimitWire } from './rate-limit-shapes.ts';
 
-/** A symbol filter: `filterType` and the figures of that type (PRICE_FILTER, LOT_SIZE, NOTIONAL, MAX_NUM_ORDERS). */
+/**
+ * A symbol filter: `filterType` and the figures of that type (PRICE_FILTER, LOT_SIZE, NOTIONAL,
+ * MAX_NUM_ORDERS; with order_types = "reference" also ICEBERG_PARTS, TRAILING_DELTA,
+ * MAX_NUM_ORDER_LISTS, MAX_NUM_ALGO_ORDERS, MAX_NUM_ICEBERG_ORDERS).
+ */
 export type SymbolFilter = Record<string, unknown> & { filterType: string };
 
 export interface SymbolInfo {
@@ -75,19 +80,29 @@ export interface AccountWire {
   uid: number;
 }
 
-/** exchangeInfo of the given symbols (all when undefined). */
-export function exchangeInfo(limits: LimitsConfig, exchange: Exchange, now: number, symbols?: readonly string[]): ExchangeInfoWire {
+/** exchangeInfo of the given symbols (all when undefined); `mode` is `[sim] order_types`. */
+export function exchangeInfo(limits: LimitsConfig, exchange: Exchange, now: number, symbols: readonly string[] | undefined, mode: OrderTypesMode): ExchangeInfoWire {
   const instruments = exchange.instruments.filter((i) => symbols === undefined || symbols.includes(i.symbol));
-  return { timezone: 'UTC', serverTime: now, rateLimits: rateLimitList(limits), exchangeFilters: [], symbols: instruments.map(symbolInfo) };
+  return { timezone: 'UTC', serverTime: now, rateLimits: rateLimitList(limits), exchangeFilters: [], symbols: instruments.map((i) => symbolInfo(i, mode)) };
 }
 
-function symbolInfo(inst: Instrument): SymbolInfo {
+function symbolInfo(inst: Instrument, mode: OrderTypesMode): SymbolInfo {
   const notional: SymbolFilter = { filterType: 'NOTIONAL', minNotional: quote(inst, inst.minNotional), applyMinToMarket: true };
   if (inst.maxNotional !== null) {
     notional.maxNotional = quote(inst, inst.maxNotional);
     notional.applyMaxToMarket = true;
   }
   notional.avgPriceMins = 0;
+  const orders = symbolOrderInfo(inst, mode);
+  const priceFilter = { filterType: 'PRICE_FILTER', minPrice: price(inst, 1), maxPrice: ZERO, tickSize: price(inst, 1) };
+  const lotSize = { filterType: 'LOT_SIZE', minQty: qty(inst, inst.minQty), maxQty: qty(inst, inst.maxQty), stepSize: qty(inst, 1) };
+  const maxNumOrders = { filterType: 'MAX_NUM_ORDERS', maxNumOrders: 200 };
+  // The reference's symbols list their filters in this order (BTCUSDT's exchangeInfo).
+  const f = orders.filters;
+  const filters: SymbolFilter[] =
+    f === null
+      ? [priceFilter, lotSize, notional, maxNumOrders]
+      : [priceFilter, lotSize, f.icebergParts, f.trailingDelta, notional, maxNumOrders, f.maxNumOrderLists, f.maxNumAlgoOrders, f.maxNumIcebergOrders];
   return {
     symbol: inst.symbol,
     status: 'TRADING',
@@ -98,24 +113,19 @@ function symbolInfo(inst: Instrument): SymbolInfo {
     quoteAssetPrecision: 8,
     baseCommissionPrecision: COMMISSION_DECIMALS,
     quoteCommissionPrecision: COMMISSION_DECIMALS,
-    orderTypes: ['LIMIT', 'LIMIT_MAKER', 'MARKET'],
-    icebergAllowed: false,
-    ocoAllowed: false,
-    otoAllowed: false,
+    orderTypes: orders.orderTypes,
+    icebergAllowed: orders.flags.icebergAllowed,
+    ocoAllowed: orders.flags.ocoAllowed,
+    otoAllowed: orders.flags.otoAllowed,
     opoAllowed: false,
-    quoteOrderQtyMarketAllowed: false,
-    allowTrailingStop: false,
-    cancelReplaceAllowed: true,
-    amendAllowed: true,
+    quoteOrderQtyMarketAllowed: orders.flags.quoteOrderQtyMarketAllowed,
+    allowTrailingStop: orders.flags.allowTrailingStop,
+    cancelReplaceAllowed: orders.flags.cancelReplaceAllowed,
+    amendAllowed: orders.flags.amendAllowed,
     pegInstructionsAllowed: false,
     isSpotTradingAllowed: true,
     isMarginTradingAllowed: false,
-    filters: [
-      { filterType: 'PRICE_FILTER', minPrice: price(inst, 1), maxPrice: ZERO, tickSize: price(inst, 1) },
-      { filterType: 'LOT_SIZE', minQty: qty(inst, inst.minQty), maxQty: qty(inst, inst.maxQty), stepSize: qty(inst, 1) },
-      notional,
-      { filterType: 'MAX_NUM_ORDERS', maxNumOrders: 200 },
-    ],
+    filters,
     permissions: [],
     permissionSets: [['SPOT']],
     defaultSelfTradePreventionMode: 'EXPIRE_MAKER',

@@ -93,16 +93,16 @@ export class RateLimits {
     return this.weight.count(now);
   }
 
-  /** Counts one new order; refuses it (-1015) when a window is full. */
-  chargeOrder(now: number): LimitRefusal | null {
-    if (this.orders10s.count(now) >= this.config.orders_per_10s) {
+  /** Counts `orders` new orders (an order list: each of its orders); refuses them all (-1015) when a window would overflow. */
+  chargeOrder(now: number, orders = 1): LimitRefusal | null {
+    if (this.orders10s.count(now) + orders > this.config.orders_per_10s) {
       return this.orderRefusal(this.orders10s, this.config.orders_per_10s, '10 SECOND', now);
     }
-    if (this.ordersDay.count(now) >= this.config.orders_per_day) {
+    if (this.ordersDay.count(now) + orders > this.config.orders_per_day) {
       return this.orderRefusal(this.ordersDay, this.config.orders_per_day, '1 DAY', now);
     }
-    this.orders10s.add(1, now);
-    this.ordersDay.add(1, now);
+    this.orders10s.add(orders, now);
+    this.ordersDay.add(orders, now);
     return null;
   }
 

@@ -4,6 +4,7 @@
 // Each handler reads its wire fields and calls one operation of orders.ts (parse, then one
 // command to the core); the events of the command travel with the reply.
 
+import type { OrderTypesMode } from '../config/types.ts';
 import type { CancelReplaceResult, Outcome } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import { formatScaled } from '../core/units.ts';
@@ -18,8 +19,13 @@ export const ZERO_RATE = '0.00000000';
 /** The reference's discount block: no BNB discount in the simulator. */
 export const NO_DISCOUNT = { enabledForAccount: false, enabledForSymbol: false, discountAsset: 'BNB', discount: ZERO_RATE } as const;
 
+/** `[sim] order_types`: which order types and parameters placements take. */
+export function orderTypes(ctx: HandlerContext): OrderTypesMode {
+  return ctx.service.config.sim.order_types;
+}
+
 /** The outcome's value, its events handed to the context; an error is thrown with its events. */
-function take<T>(ctx: HandlerContext, outcome: Outcome<T>): T {
+export function take<T>(ctx: HandlerContext, outcome: Outcome<T>): T {
   ctx.events = outcome.events;
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
@@ -46,13 +52,17 @@ function placeFields(p: Params): PlaceOrderFields {
   };
 }
 
-/** newOrderRespType, or the reference default: FULL for MARKET and LIMIT, ACK otherwise. */
-function respType(p: Params): 'ACK' | 'RESULT' | 'FULL' {
+/**
+ * newOrderRespType, or the reference default: FULL for MARKET and LIMIT, ACK otherwise (stops,
+ * take-profits, LIMIT_MAKER); `fallback` instead for order lists (FULL, API.md 11).
+ */
+export function respType(p: Params, fallback?: 'FULL'): 'ACK' | 'RESULT' | 'FULL' {
   const given = p.get('newOrderRespType');
   if (given !== undefined) {
     if (!RESP_TYPES.has(given)) throw apiError('INVALID_PARAMETER', 'newOrderRespType');
     return given as 'ACK' | 'RESULT' | 'FULL';
   }
+  if (fallback !== undefined) return fallback;
   const type = p.get('type');
   return type === 'MARKET' || type === 'LIMIT' ? 'FULL' : 'ACK';
 }
@@ -102,7 +112,7 @@ export const ORDER_ENDPOINTS = [
     freeOnSuccess: true,
     run: (ctx, p) => {
       const kind = respType(p);
-      return ctx.service.wire.placed(take(ctx, placeOrder(ctx.exchange, placeFields(p), ctx.now)), kind);
+      return ctx.service.wire.placed(take(ctx, placeOrder(ctx.exchange, placeFields(p), ctx.now, orderTypes(ctx))), kind);
     },
   },
   {
@@ -113,7 +123,7 @@ export const ORDER_ENDPOINTS = [
     weight: (p) => (p.get('computeCommissionRates') === 'true' ? 20 : 1),
     run: (ctx, p) => {
       respType(p);
-      const error = testOrder(ctx.exchange, placeFields(p));
+      const error = testOrder(ctx.exchange, placeFields(p), orderTypes(ctx));
       if (error !== null) throw error;
       if (!(p.bool('computeCommissionRates') ?? false)) return {};
       const { maker, taker } = commissionRates(ctx);
@@ -164,12 +174,12 @@ export const ORDER_ENDPOINTS = [
     run: (ctx, p) => {
       rateLimitMode(p);
       const kind = respType(p);
-      return cancelReplaceReply(ctx, kind, cancelReplace(ctx.exchange, cancelReplaceFields(p), ctx.now));
+      return cancelReplaceReply(ctx, kind, cancelReplace(ctx.exchange, cancelReplaceFields(p), ctx.now, orderTypes(ctx)));
     },
     whenOrderCountExceeded: (p, refusal) => {
       if (rateLimitMode(p) !== 'CANCEL_ONLY') return undefined;
       const kind = respType(p);
-      return (ctx) => cancelReplaceReply(ctx, kind, cancelOnly(ctx.exchange, cancelReplaceFields(p), refusal, ctx.now));
+      return (ctx) => cancelReplaceReply(ctx, kind, cancelOnly(ctx.exchange, cancelReplaceFields(p), refusal, ctx.now, orderTypes(ctx)));
     },
   },
   {
@@ -187,7 +197,7 @@ export const ORDER_ENDPOINTS = [
         newClientOrderId: p.get('newClientOrderId'),
         newQty: p.required('newQty'),
       };
-      return ctx.service.wire.amended(take(ctx, amendOrder(ctx.exchange, cmd, ctx.now)));
+      return ctx.service.wire.amended(take(ctx, amendOrder(ctx.exchange, cmd, ctx.now, orderTypes(ctx))));
     },
   },
   {

@@ -7,39 +7,30 @@
 
 import type { AmendOrder, CancelOrder, CancelReplace, CancelRestriction, PlaceOrder } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
+import type { OrderTypesMode } from '../config/types.ts';
 import type { Instrument } from '../core/markets.ts';
-import { STP_MODE, type OrderType, type Side, type TimeInForce } from '../core/types.ts';
+import type { OrderType, Side, TimeInForce } from '../core/types.ts';
 import { DECIMAL_PATTERN, parseScaled, ScaledParse } from '../core/units.ts';
+import {
+  CLIENT_ORDER_ID_PATTERN,
+  exceedsAssetPrecision,
+  isValidClientOrderId,
+  notionalError,
+  parseOrderTail,
+  parsePrice,
+  parseQuantity,
+  SIDES,
+  TIME_IN_FORCE,
+  type InstrumentLookup,
+  type PlaceOrderFields,
+} from './order-fields.ts';
+import { parseReferenceOrder } from './reference-order-params.ts';
 
-export type InstrumentLookup = (symbol: string) => Instrument | undefined;
+export { CLIENT_ORDER_ID_PATTERN, exceedsAssetPrecision, isValidClientOrderId, type InstrumentLookup, type PlaceOrderFields } from './order-fields.ts';
 
-/** An order placement as it arrives from either transport (values still strings). */
-export interface PlaceOrderFields {
-  readonly symbol?: string;
-  readonly side?: string;
-  readonly type?: string;
-  readonly timeInForce?: string;
-  readonly quantity?: string;
-  readonly price?: string;
-  readonly newClientOrderId?: string;
-  readonly selfTradePreventionMode?: string;
-  // Features the simulator does not implement (spec 1.10): their presence answers -1014.
-  readonly quoteOrderQty?: string;
-  readonly stopPrice?: string;
-  readonly icebergQty?: string;
-  readonly trailingDelta?: string;
-  readonly pegPriceType?: string;
-  readonly pegOffsetValue?: string;
-  readonly pegOffsetType?: string;
-  /** Accepted and not echoed; below 1000000 is -1134 (errors.md). */
-  readonly strategyType?: string;
-}
-
-const SIDES = new Set(['BUY', 'SELL']);
 const SUPPORTED_TYPES = new Set(['LIMIT', 'LIMIT_MAKER', 'MARKET']);
 const UNSUPPORTED_TYPES = new Set(['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT']);
-const TIME_IN_FORCE = new Set(['GTC', 'IOC', 'FOK']);
-const STP_MODES = new Set(['NONE', 'EXPIRE_TAKER', 'EXPIRE_MAKER', 'EXPIRE_BOTH', 'DECREMENT', 'TRANSFER']);
+/** Spec 1.10: the reference's other features answer -1014 with order_types = "spec". */
 const UNSUPPORTED_PARAMS = [
   'quoteOrderQty',
   'stopPrice',
@@ -50,30 +41,16 @@ const UNSUPPORTED_PARAMS = [
   'pegOffsetType',
 ] as const;
 
-/** The reference exchange's client order id form (binance-facts §3.6). */
-export const CLIENT_ORDER_ID_PATTERN = '^[\\.A-Z\\:/a-z0-9_-]{1,36}$';
-const CLIENT_ORDER_ID_RE = /^[.A-Z:/a-z0-9_-]{1,36}$/;
-
-export function isValidClientOrderId(id: string): boolean {
-  return CLIENT_ORDER_ID_RE.test(id);
-}
-
-/** Decimals of every asset (exchangeInfo baseAssetPrecision / quotePrecision). */
-const ASSET_PRECISION = 8;
-
 /**
- * binance-facts §2.2 -1111 "Parameter '%s' has too much precision.": a non-zero digit beyond
- * the asset precision. Digits beyond the tick or lot but within it are a filter failure (-1013).
+ * A placement's wire fields as a PlaceOrder. `mode` is `[sim] order_types`: "spec" refuses every
+ * feature beyond LIMIT, LIMIT_MAKER and MARKET with -1014 (spec 1.10); "reference" parses them
+ * (reference-order-params.ts).
  */
-export function exceedsAssetPrecision(text: string): boolean {
-  const dot = text.indexOf('.');
-  return dot >= 0 && /[1-9]/.test(text.slice(dot + 1 + ASSET_PRECISION));
-}
-
-export function parsePlaceOrder(cmd: PlaceOrderFields, lookup: InstrumentLookup, now: number): PlaceOrder | ApiError {
+export function parsePlaceOrder(cmd: PlaceOrderFields, lookup: InstrumentLookup, now: number, mode: OrderTypesMode = 'spec'): PlaceOrder | ApiError {
   if (!cmd.symbol) return apiError('MANDATORY_PARAM', 'symbol');
   const instrument = lookup(cmd.symbol);
   if (instrument === undefined) return apiError('BAD_SYMBOL');
+  if (mode === 'reference') return parseReferenceOrder(cmd, instrument, now);
   if (!cmd.side) return apiError('MANDATORY_PARAM', 'side');
   if (!SIDES.has(cmd.side)) return apiError('INVALID_SIDE');
   if (!cmd.type) return apiError('MANDATORY_PARAM', 'type');
@@ -97,36 +74,20 @@ export function parsePlaceOrder(cmd: PlaceOrderFields, lookup: InstrumentLookup,
     if (cmd.price !== undefined) return apiError('PARAM_NOT_REQUIRED', 'price');
   } else {
     if (!cmd.price) return apiError('MANDATORY_PARAM', 'price');
-    price = parseScaled(cmd.price, instrument.tickDecimals);
-    if (price === ScaledParse.Malformed) return apiError('ILLEGAL_CHARS', 'price', DECIMAL_PATTERN);
-    if (exceedsAssetPrecision(cmd.price)) return apiError('BAD_PRECISION', 'price');
-    if (price <= 0 || !Number.isFinite(price)) return apiError('FILTER_FAILURE', 'PRICE_FILTER');
+    const ticks = parsePrice(cmd.price, instrument, 'price');
+    if (ticks instanceof ApiError) return ticks;
+    price = ticks;
   }
-  const quantity = parseScaled(cmd.quantity, instrument.lotDecimals);
-  if (quantity === ScaledParse.Malformed) return apiError('ILLEGAL_CHARS', 'quantity', DECIMAL_PATTERN);
-  if (exceedsAssetPrecision(cmd.quantity)) return apiError('BAD_PRECISION', 'quantity');
-  if (quantity < instrument.minQty || quantity > instrument.maxQty) return apiError('FILTER_FAILURE', 'LOT_SIZE');
+  const quantity = parseQuantity(cmd.quantity, instrument, 'quantity');
+  if (quantity instanceof ApiError) return quantity;
 
   if (type !== 'MARKET') {
-    const notional = instrument.notional(price, quantity);
-    if (notional < instrument.minNotional || (instrument.maxNotional !== null && notional > instrument.maxNotional)) {
-      return apiError('FILTER_FAILURE', 'NOTIONAL');
-    }
+    const notional = notionalError(instrument, price, quantity);
+    if (notional !== null) return notional;
   }
-
-  if (cmd.selfTradePreventionMode !== undefined) {
-    if (!STP_MODES.has(cmd.selfTradePreventionMode)) return apiError('INVALID_PARAMETER', 'selfTradePreventionMode');
-    if (cmd.selfTradePreventionMode !== STP_MODE) return apiError('STP_MODE_NOT_ALLOWED');
-  }
-  if (cmd.strategyType !== undefined) {
-    if (!/^-?[0-9]{1,10}$/.test(cmd.strategyType)) return apiError('ILLEGAL_CHARS', 'strategyType', '^[0-9]{1,10}$');
-    if (Number(cmd.strategyType) < 1_000_000) return apiError('BAD_STRATEGY_TYPE');
-  }
-  const clientOrderId = cmd.newClientOrderId ?? null;
-  if (clientOrderId !== null && !isValidClientOrderId(clientOrderId)) {
-    return apiError('ILLEGAL_CHARS', 'newClientOrderId', CLIENT_ORDER_ID_PATTERN);
-  }
-  return { type: 'place', now, symbolIndex: instrument.index, side: cmd.side as Side, orderType: type, timeInForce, price, quantity, clientOrderId };
+  const tail = parseOrderTail(cmd, 'newClientOrderId');
+  if (tail instanceof ApiError) return tail;
+  return { type: 'place', now, symbolIndex: instrument.index, side: cmd.side as Side, orderType: type, timeInForce, price, quantity, clientOrderId: tail.clientOrderId };
 }
 
 /** A symbol parameter: -1102 when missing, -1121 when no instrument has it. */
@@ -198,14 +159,14 @@ export interface CancelReplaceFields extends PlaceOrderFields {
 }
 
 /** cancelReplace (spec 4.1 rule 3): the mode, which order, and the new order's parameters. */
-export function parseCancelReplace(f: CancelReplaceFields, lookup: InstrumentLookup, now: number): CancelReplace | ApiError {
+export function parseCancelReplace(f: CancelReplaceFields, lookup: InstrumentLookup, now: number, orderTypes: OrderTypesMode = 'spec'): CancelReplace | ApiError {
   const mode = f.cancelReplaceMode;
   if (!mode) return apiError('MANDATORY_PARAM', 'cancelReplaceMode');
   if (mode !== 'STOP_ON_FAILURE' && mode !== 'ALLOW_FAILURE') return apiError('INVALID_PARAMETER', 'cancelReplaceMode');
   if (f.cancelOrderId === undefined && f.cancelOrigClientOrderId === undefined) {
     return apiError('EITHER_PARAM', 'cancelOrderId', 'cancelOrigClientOrderId');
   }
-  const place = parsePlaceOrder(f, lookup, now);
+  const place = parsePlaceOrder(f, lookup, now, orderTypes);
   if (place instanceof ApiError) return place;
   const cancel = parseCancelLeg(f, lookup, now);
   if (cancel instanceof ApiError) return cancel;

@@ -7,7 +7,7 @@
 
 import type { AmendResult, CancelResult, PlaceResult } from '../core/commands.ts';
 import type { Instrument } from '../core/markets.ts';
-import { STP_MODE, type AccountTrade, type Fill, type OrderView, type PreventedMatch, type Touch } from '../core/types.ts';
+import { STP_MODE, type AccountTrade, type Fill, type OrderType, type OrderView, type PreventedMatch, type Touch } from '../core/types.ts';
 import { formatScaled } from '../core/units.ts';
 import { fieldsOf, shape, type WireOf } from './shape.ts';
 
@@ -19,6 +19,26 @@ export const price = (inst: Instrument, ticks: number): string => formatScaled(t
 export const qty = (inst: Instrument, lots: number): string => formatScaled(lots, inst.lotDecimals);
 export const quote = (inst: Instrument, atoms: bigint): string => formatScaled(atoms, inst.quoteDecimals);
 
+/** Conditional types (API.md 11): they wait for their stop price or trailing delta. */
+export function isConditional(type: OrderType): boolean {
+  return type !== 'LIMIT' && type !== 'LIMIT_MAKER' && type !== 'MARKET';
+}
+
+/**
+ * The conditional fields of order responses (rest-api.md "Conditional fields in Order
+ * Responses"): `stopPrice` for the conditional types, `trailingDelta` and `trailingTime` for a
+ * trailing stop, `icebergQty` for an iceberg. Orders of the spec's types never have them.
+ */
+function conditionalFields<S>(of: (s: S) => OrderView) {
+  const f = fieldsOf<S, Instrument>();
+  return {
+    stopPrice: f.optional(f.text((s, inst) => price(inst, of(s).stopPrice)), (s) => isConditional(of(s).type)),
+    trailingDelta: f.optional(f.num((s) => of(s).trailingDelta), (s) => of(s).trailingDelta > 0),
+    trailingTime: f.optional(f.num((s) => of(s).trailingTime), (s) => of(s).trailingDelta > 0),
+    icebergQty: f.optional(f.text((s, inst) => qty(inst, of(s).icebergQty)), (s) => of(s).icebergQty > 0),
+  };
+}
+
 /** The fields every order reply shows of its order (`of` picks the order out of the reply's source). */
 function orderFields<S>(of: (s: S) => OrderView) {
   const f = fieldsOf<S, Instrument>();
@@ -26,7 +46,8 @@ function orderFields<S>(of: (s: S) => OrderView) {
     price: f.text((s, inst) => price(inst, of(s).price)),
     origQty: f.text((s, inst) => qty(inst, of(s).origQty)),
     executedQty: f.text((s, inst) => qty(inst, of(s).executedQty)),
-    origQuoteOrderQty: f.text<string>(() => ZERO),
+    // Zero on every order but a quoteOrderQty MARKET one: the constant, not formatted each time.
+    origQuoteOrderQty: f.text((s, inst) => (of(s).quoteOrderQty === 0n ? ZERO : quote(inst, of(s).quoteOrderQty))),
     cummulativeQuoteQty: f.text((s, inst) => quote(inst, of(s).cumQuote)),
     status: f.text((s) => of(s).status),
     timeInForce: f.text((s) => of(s).timeInForce),
@@ -57,11 +78,12 @@ const placed = fieldsOf<PlaceResult, Instrument>();
 const ACK_FIELDS = {
   symbol: placed.text((r) => r.order.symbol),
   orderId: placed.num((r) => r.order.orderId),
-  orderListId: placed.num<number>(() => -1),
+  orderListId: placed.num((r) => r.order.orderListId),
   clientOrderId: placed.str((r) => r.order.clientOrderId),
   transactTime: placed.num((r) => r.transactTime),
 };
 const { price: p, origQty, executedQty, origQuoteOrderQty, cummulativeQuoteQty, status, timeInForce, type, side } = orderFields((r: PlaceResult) => r.order);
+const placedConditional = conditionalFields((r: PlaceResult) => r.order);
 const RESULT_FIELDS = {
   ...ACK_FIELDS,
   price: p,
@@ -73,7 +95,12 @@ const RESULT_FIELDS = {
   timeInForce,
   type,
   side,
+  // The reference's examples: stopPrice (and a trailing stop's fields) before workingTime, icebergQty after it.
+  stopPrice: placedConditional.stopPrice,
+  trailingDelta: placedConditional.trailingDelta,
+  trailingTime: placedConditional.trailingTime,
   workingTime: placed.num((r) => r.order.workingTime),
+  icebergQty: placedConditional.icebergQty,
   selfTradePreventionMode: placed.text<string>(() => STP_MODE),
   // Conditional fields of RESULT/FULL: they appear only when they apply.
   expiryReason: placed.optional(placed.text<string>((r) => r.order.expiryReason), (r) => r.order.expiryReason !== 'NONE'),
@@ -94,20 +121,22 @@ export const CANCELLED = shape({
   symbol: cancel.text((c) => c.order.symbol),
   origClientOrderId: cancel.str((c) => c.origClientOrderId),
   orderId: cancel.num((c) => c.order.orderId),
-  orderListId: cancel.num<number>(() => -1),
+  orderListId: cancel.num((c) => c.order.orderListId),
   clientOrderId: cancel.str((c) => c.clientOrderId),
   transactTime: cancel.num((c) => c.transactTime),
   ...orderFields((c: CancelResult) => c.order),
+  ...conditionalFields((c: CancelResult) => c.order),
   selfTradePreventionMode: cancel.text<string>(() => STP_MODE),
 });
 
 const view = fieldsOf<OrderView, Instrument>();
 const viewed = orderFields((o: OrderView) => o);
+const viewedConditional = conditionalFields((o: OrderView) => o);
 /** GET order / openOrders. */
 export const ORDER = shape({
   symbol: view.text((o) => o.symbol),
   orderId: view.num((o) => o.orderId),
-  orderListId: view.num<number>(() => -1),
+  orderListId: view.num((o) => o.orderListId),
   clientOrderId: view.str((o) => o.clientOrderId),
   price: viewed.price,
   origQty: viewed.origQty,
@@ -117,8 +146,11 @@ export const ORDER = shape({
   timeInForce: viewed.timeInForce,
   type: viewed.type,
   side: viewed.side,
-  stopPrice: view.text<string>(() => ZERO),
-  icebergQty: view.text<string>(() => ZERO),
+  // Always present in queries (the reference's query example), "0.00000000" when unused.
+  stopPrice: view.text((o, inst) => price(inst, o.stopPrice)),
+  trailingDelta: viewedConditional.trailingDelta,
+  trailingTime: viewedConditional.trailingTime,
+  icebergQty: view.text((o, inst) => qty(inst, o.icebergQty)),
   time: view.num((o) => o.time),
   updateTime: view.num((o) => o.updateTime),
   isWorking: view.bool((o) => o.isWorking),
@@ -133,14 +165,14 @@ const amend = fieldsOf<AmendResult, Instrument>();
 export const AMENDED_ORDER = shape({
   symbol: amend.text((a) => a.order.symbol),
   orderId: amend.num((a) => a.order.orderId),
-  orderListId: amend.num<number>(() => -1),
+  orderListId: amend.num((a) => a.order.orderListId),
   origClientOrderId: amend.str((a) => a.origClientOrderId),
   clientOrderId: amend.str((a) => a.order.clientOrderId),
   price: amend.text((a, inst) => price(inst, a.order.price)),
   qty: amend.text((a, inst) => qty(inst, a.order.origQty)),
   executedQty: amend.text((a, inst) => qty(inst, a.order.executedQty)),
   preventedQty: amend.text((a, inst) => qty(inst, a.order.preventedQty)),
-  quoteOrderQty: amend.text<string>(() => ZERO),
+  quoteOrderQty: amend.text((a, inst) => quote(inst, a.order.quoteOrderQty)),
   cumulativeQuoteQty: amend.text((a, inst) => quote(inst, a.order.cumQuote)),
   status: amend.text((a) => a.order.status),
   timeInForce: amend.text((a) => a.order.timeInForce),

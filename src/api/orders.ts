@@ -3,12 +3,15 @@
 // submit one command to the core, or read its state (core/queries.ts). A refusal found while
 // parsing changes nothing and causes no events.
 
-import type { AmendResult, CancelReplaceResult, CancelResult, Outcome, PlaceResult } from '../core/commands.ts';
+import type { AmendResult, CancelReplaceResult, CancelResult, CommandResults, Outcome, PlaceResult } from '../core/commands.ts';
 import { apiError, ApiError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { accountTrades, allOrders as allOrderViews, findOrder, placementError, openOrders as openOrderViews, openOrderSymbolIndex } from '../core/queries.ts';
 import { ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT, MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT } from '../core/account/index.ts';
 import type { AccountTrade, OrderView } from '../core/types.ts';
+import type { OrderTypesMode } from '../config/types.ts';
+import { orderRules } from './order-rules.ts';
+import { engineRefusal } from './reference-order-params.ts';
 import {
   parseAmend,
   parseCancel,
@@ -35,15 +38,22 @@ function refused<T>(error: ApiError): Outcome<T> {
   return { ok: false, error, events: [] };
 }
 
-export function placeOrder(core: Exchange, fields: PlaceOrderFields, now: number): Outcome<PlaceResult> {
-  const cmd = parsePlaceOrder(fields, lookupOf(core), now);
-  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+/** A placement; `mode` is `[sim] order_types` (with "reference" the engine's stateless refusals run here). */
+export function placeOrder(core: Exchange, fields: PlaceOrderFields, now: number, mode: OrderTypesMode = 'spec'): Outcome<PlaceResult> {
+  const cmd = parsePlaceOrder(fields, lookupOf(core), now, mode);
+  if (cmd instanceof ApiError) return refused(cmd);
+  const refusal = mode === 'reference' ? engineRefusal(cmd, core.markets.instruments[cmd.symbolIndex]!) : null;
+  return refusal === null ? core.submit(cmd) : refused(refusal);
 }
 
-/** order/test: every check that does not need the matching engine (null: it would be accepted). */
-export function testOrder(core: Exchange, fields: PlaceOrderFields): ApiError | null {
-  const cmd = parsePlaceOrder(fields, lookupOf(core), 0);
-  return cmd instanceof ApiError ? cmd : placementError(core.state, cmd);
+/**
+ * order/test: every check that does not need the matching engine (null: it would be accepted).
+ * A quoteOrderQty MARKET order has no quantity yet: its NOTIONAL was checked on the amount.
+ */
+export function testOrder(core: Exchange, fields: PlaceOrderFields, mode: OrderTypesMode = 'spec'): ApiError | null {
+  const cmd = parsePlaceOrder(fields, lookupOf(core), 0, mode);
+  if (cmd instanceof ApiError) return cmd;
+  return cmd.quoteOrderQty === undefined ? placementError(core.state, cmd) : null;
 }
 
 export function cancelOrder(core: Exchange, fields: CancelFields, now: number): Outcome<CancelResult> {
@@ -52,14 +62,17 @@ export function cancelOrder(core: Exchange, fields: CancelFields, now: number): 
 }
 
 /** DELETE openOrders: every open order of the symbol, oldest first; -2011 if none. */
-export function cancelAllOrders(core: Exchange, symbol: string | undefined, now: number): Outcome<CancelResult[]> {
+export function cancelAllOrders(core: Exchange, symbol: string | undefined, now: number): Outcome<CommandResults['cancelAll']> {
   const inst = parseSymbol(symbol, lookupOf(core));
   return inst instanceof ApiError ? refused(inst) : core.submit({ type: 'cancelAll', now, symbolIndex: inst.index });
 }
 
-export function amendOrder(core: Exchange, fields: AmendFields, now: number): Outcome<AmendResult> {
+/** order.amend.keepPriority; with "reference" a symbol may not allow it (amendAllowed, -2038). */
+export function amendOrder(core: Exchange, fields: AmendFields, now: number, mode: OrderTypesMode = 'spec'): Outcome<AmendResult> {
   const cmd = parseAmend(fields, lookupOf(core), now);
-  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+  if (cmd instanceof ApiError) return refused(cmd);
+  if (mode === 'reference' && !orderRules(core.markets.instruments[cmd.symbolIndex]!).amendAllowed) return refused(apiError('AMEND_NOT_SUPPORTED'));
+  return core.submit(cmd);
 }
 
 /**
@@ -68,8 +81,8 @@ export function amendOrder(core: Exchange, fields: AmendFields, now: number): Ou
  * count's refusal. -2021 when the cancel worked, -2022 when it did not; 429 under STOP_ON_FAILURE
  * (the reference's table), 409/400 under ALLOW_FAILURE.
  */
-export function cancelOnly(core: Exchange, fields: CancelReplaceFields, countRefusal: ApiError, now: number): Outcome<CancelReplaceResult> {
-  const cmd = parseCancelReplace(fields, lookupOf(core), now);
+export function cancelOnly(core: Exchange, fields: CancelReplaceFields, countRefusal: ApiError, now: number, mode: OrderTypesMode = 'spec'): Outcome<CancelReplaceResult> {
+  const cmd = parseCancelReplace(fields, lookupOf(core), now, mode);
   if (cmd instanceof ApiError) return refused(cmd);
   const cancel = core.submit(cmd.cancel);
   const result: CancelReplaceResult = cancel.ok
@@ -80,9 +93,30 @@ export function cancelOnly(core: Exchange, fields: CancelReplaceFields, countRef
   return { ok: false, error: new ApiError(row.name, row.msg, result, http), events: cancel.events };
 }
 
-export function cancelReplace(core: Exchange, fields: CancelReplaceFields, now: number): Outcome<CancelReplaceResult> {
-  const cmd = parseCancelReplace(fields, lookupOf(core), now);
-  return cmd instanceof ApiError ? refused(cmd) : core.submit(cmd);
+/**
+ * cancelReplace. With "reference" the symbol must allow it (cancelReplaceAllowed), and a new
+ * order the engine refuses without state (engineRefusal) fails as the engine's refusal would:
+ * the cancel runs, the new order fails (-2021), or both fail (-2022; under ALLOW_FAILURE the new
+ * order was attempted, under STOP_ON_FAILURE not).
+ */
+export function cancelReplace(core: Exchange, fields: CancelReplaceFields, now: number, mode: OrderTypesMode = 'spec'): Outcome<CancelReplaceResult> {
+  const cmd = parseCancelReplace(fields, lookupOf(core), now, mode);
+  if (cmd instanceof ApiError) return refused(cmd);
+  if (mode === 'spec') return core.submit(cmd);
+  const inst = core.markets.instruments[cmd.place.symbolIndex]!;
+  if (!orderRules(inst).cancelReplaceAllowed) return refused(apiError('CANCEL_REPLACE_NOT_SUPPORTED'));
+  const refusal = engineRefusal(cmd.place, inst);
+  if (refusal === null) return core.submit(cmd);
+  const cancel = core.submit(cmd.cancel);
+  const attempted = cancel.ok || cmd.mode === 'ALLOW_FAILURE';
+  const result: CancelReplaceResult = {
+    cancelResult: cancel.ok ? 'SUCCESS' : 'FAILURE',
+    newOrderResult: attempted ? 'FAILURE' : 'NOT_ATTEMPTED',
+    cancelResponse: cancel.ok ? cancel.value : cancel.error,
+    newOrderResponse: attempted ? refusal : null,
+  };
+  const row = apiError(cancel.ok ? 'CANCEL_REPLACE_PARTIAL' : 'CANCEL_REPLACE_FAILED');
+  return { ok: false, error: new ApiError(row.name, row.msg, result), events: cancel.events };
 }
 
 /** Fault `fill_open_order` (spec 4.5): `qty` in the order's symbol's lots. */
@@ -132,7 +166,7 @@ export function allOrders(core: Exchange, query: AllOrdersQueryFields): OrderVie
  * startTime / endTime of the history queries (myTrades, allOrders), each in ms or µs as sent:
  * end not before start, at most 24 hours apart (-1127), both as sent.
  */
-function historyWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
+export function historyWindow(startTime: number | undefined, endTime: number | undefined): { startTime?: number; endTime?: number } | ApiError {
   const window = timeWindow(startTime, endTime);
   if (window.spanUs !== undefined) {
     if (window.spanUs < 0) return apiError('INVALID_PARAMETER', 'endTime');
@@ -142,7 +176,7 @@ function historyWindow(startTime: number | undefined, endTime: number | undefine
 }
 
 /** `limit`: at least 1, the default when absent, capped at the maximum. */
-function cappedLimit(limit: number | undefined, defaultLimit: number, maxLimit: number): number | ApiError {
+export function cappedLimit(limit: number | undefined, defaultLimit: number, maxLimit: number): number | ApiError {
   if (limit !== undefined && limit < 1) return apiError('INVALID_PARAMETER', 'limit');
   return Math.min(limit ?? defaultLimit, maxLimit);
 }

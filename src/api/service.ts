@@ -15,7 +15,7 @@ import type { ConnectionControl } from './session.ts';
 import { FaultRules } from '../faults/rules.ts';
 import type { Transport } from '../faults/rule.ts';
 import { refusalReply } from './fault-reply.ts';
-import { ENDPOINTS } from './endpoints.ts';
+import { routesFor, type Routes } from './endpoints.ts';
 import type { Reply } from './reply.ts';
 import { Wire } from './wire.ts';
 
@@ -38,8 +38,10 @@ export class Service implements HandlerServices {
   readonly auth: Authenticator;
   readonly limits: RateLimits;
   readonly listenKeys: ListenKeys;
-  /** The fault rules in force (API.md 3.1), consulted at the named points below. */
-  readonly faults = new FaultRules(ENDPOINTS);
+  /** The routes and methods served under `[sim] order_types` (the order-list ones only with "reference"). */
+  readonly routes: Routes;
+  /** The fault rules in force (API.md 3.1), consulted at the named points below; they know the served endpoints only. */
+  readonly faults: FaultRules;
   /**
    * Exceptions a handler or a transport's last line of defence caught (each one a defect: no
    * input should reach one); answered with the reference's -1000 and counted in `sim.stats()`.
@@ -56,6 +58,8 @@ export class Service implements HandlerServices {
     /** A deleted listen key's streams end (the outbox tells the user streams). */
     onListenKeyRemoved: (key: string) => void = () => undefined,
   ) {
+    this.routes = routesFor(config.sim.order_types);
+    this.faults = new FaultRules(this.routes.endpoints);
     this.wire = new Wire({ instrument: (symbol) => this.exchange.instrument(symbol) });
     this.auth = new Authenticator(credentials, config.sim.limits.max_recv_window_ms);
     this.limits = new RateLimits(config.sim.limits);
@@ -95,7 +99,7 @@ export class Service implements HandlerServices {
     }
     let run = endpoint.run;
     if (endpoint.countsOrder) {
-      const orderRefusal = this.limits.chargeOrder(now);
+      const orderRefusal = this.limits.chargeOrder(now, endpoint.ordersPerRequest);
       if (orderRefusal !== null) {
         let instead: typeof run | undefined;
         try {

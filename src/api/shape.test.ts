@@ -16,7 +16,8 @@ function order(over: Partial<OrderView>): OrderView {
   return {
     symbol: 'BTCUSDT', orderId: 7, clientOrderId: 'plain', price: 5_000_000, origQty: 100, executedQty: 40, preventedQty: 0,
     cumQuote: 2_000_000_000n, status: 'PARTIALLY_FILLED', timeInForce: 'GTC', type: 'LIMIT', side: 'BUY', time: 1, updateTime: 2,
-    workingTime: 1, isWorking: true, expiryReason: 'NONE', ...over,
+    workingTime: 1, isWorking: true, expiryReason: 'NONE',
+    stopPrice: 0, icebergQty: 0, trailingDelta: 0, trailingTime: -1, orderListId: -1, quoteOrderQty: 0n, ...over,
   };
 }
 

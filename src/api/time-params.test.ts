@@ -105,7 +105,7 @@ test('every time parameter any row of the endpoint table reads goes through the 
   // The recorder sees the rows that take times (it would pass vacuously if it saw none).
   assert.deepEqual(
     TIME_ROWS.map((e) => e.id),
-    ['trades.aggregate', 'klines', 'uiKlines', 'myTrades', 'allOrders'],
+    ['trades.aggregate', 'klines', 'uiKlines', 'myTrades', 'allOrders', 'allOrderLists'],
   );
 });
 
@@ -116,7 +116,7 @@ let sim: Simulator;
 before(async () => {
   sim = await startSimulator({
     config: {
-      sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: T0, generator: { enabled: false }, history: { minutes: 0 }, account: { ended_orders: 'keep' } },
+      sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: T0, generator: { enabled: false }, history: { minutes: 0 }, account: { ended_orders: 'keep' }, order_types: 'reference' },
     },
   });
   // One trade of the account a minute, T0 .. T0 + 3 min, then a minute more.
@@ -131,6 +131,17 @@ before(async () => {
     });
     assert.equal(placed.status, 200, JSON.stringify(placed.body));
     sim.market.place({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '60000', quantity: '0.001' });
+    // And an order list a minute (allOrderLists), placed after the trade so its prices bracket it.
+    const list = await rest({ id: 'orderList.place.oco', rest: { method: 'POST', path: '/api/v3/orderList/oco' }, security: 'SIGNED' } as Endpoint, {
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      quantity: '0.001',
+      aboveType: 'LIMIT_MAKER',
+      abovePrice: '61000',
+      belowType: 'STOP_LOSS',
+      belowStopPrice: '59000',
+    });
+    assert.equal(list.status, 200, JSON.stringify(list.body));
     sim.advanceTime(MINUTE);
   }
 });

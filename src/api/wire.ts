@@ -2,11 +2,12 @@
 // order-shapes.ts; here each reply picks its shape (and its instrument's scales) and writes it,
 // as text for the hot ones. Depth and bookTicker are written here (binance-facts §3.3, §3.4).
 
-import type { AmendResult, CancelReplaceResult, CancelResult, PlaceResult } from '../core/commands.ts';
+import type { AmendResult, CancelOrderListResult, CancelReplaceResult, CancelResult, OrderListResult, PlaceResult } from '../core/commands.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Instrument } from '../core/markets.ts';
-import type { AccountTrade, DepthSnapshot, OrderView, Touch } from '../core/types.ts';
+import type { AccountTrade, DepthSnapshot, OrderListView, OrderView, Touch } from '../core/types.ts';
 import { AMENDED_ORDER, BOOK_TICKER, CANCELLED, MY_TRADE, ORDER, ORDER_ACK, ORDER_FULL, ORDER_RESULT, price, qty, quote } from './order-shapes.ts';
+import { AMENDED_LIST_STATUS, ORDER_LIST, ORDER_LIST_ACK, ORDER_LIST_CANCELLED, ORDER_LIST_FULL, ORDER_LIST_RESULT } from './order-list-shapes.ts';
 import { RawJson } from './raw-json.ts';
 
 export { ZERO } from './order-shapes.ts';
@@ -96,16 +97,35 @@ export class Wire {
     return new RawJson(CANCELLED.text(c, this.inst(c.order.symbol)));
   }
 
-  /** A list of cancellations (DELETE openOrders), one text. */
-  cancelledList(list: readonly CancelResult[]): RawJson {
+  /** A list of cancellations (DELETE openOrders: orders, then whole order lists), one text. */
+  cancelledList(list: readonly (CancelResult | CancelOrderListResult)[]): RawJson {
     let text = '';
-    for (const c of list) text += `${text === '' ? '' : ','}${CANCELLED.text(c, this.inst(c.order.symbol))}`;
+    for (const c of list) text += `${text === '' ? '' : ','}${'list' in c ? this.orderListCancelled(c).text : CANCELLED.text(c, this.inst(c.order.symbol))}`;
     return new RawJson(`[${text}]`);
+  }
+
+  /** An order list placed (POST orderList/*, orderList.place*), its reports of the given kind. */
+  orderListPlaced(result: OrderListResult, respType: 'ACK' | 'RESULT' | 'FULL'): RawJson {
+    const shape = respType === 'ACK' ? ORDER_LIST_ACK : respType === 'RESULT' ? ORDER_LIST_RESULT : ORDER_LIST_FULL;
+    return new RawJson(shape.text(result, this.inst(result.list.symbol)));
+  }
+
+  /** An order list cancelled (DELETE orderList, orderList.cancel): the list's fields, then each order's cancel. */
+  orderListCancelled(result: CancelOrderListResult): RawJson {
+    return new RawJson(ORDER_LIST_CANCELLED.text(result, this.inst(result.list.symbol)));
+  }
+
+  /** An order list's state (GET orderList, openOrderList, allOrderList). */
+  orderList(view: OrderListView) {
+    return ORDER_LIST.object(view, this.inst(view.symbol));
   }
 
   /** PUT order/amend/keepPriority (binance-facts §3.11). */
   amended(a: AmendResult) {
-    return { transactTime: a.transactTime, executionId: a.executionId, amendedOrder: AMENDED_ORDER.object(a, this.inst(a.order.symbol)) };
+    const inst = this.inst(a.order.symbol);
+    const reply = { transactTime: a.transactTime, executionId: a.executionId, amendedOrder: AMENDED_ORDER.object(a, inst) };
+    // A list order's amend also shows its list (rest-api.md "Order Amend Keep Priority").
+    return a.listStatus === undefined ? reply : { ...reply, listStatus: AMENDED_LIST_STATUS.object(a.listStatus, inst) };
   }
 
   /** cancelReplace body, or its failure `data` (binance-facts §2.5). */
@@ -115,7 +135,7 @@ export class Wire {
     return {
       cancelResult: r.cancelResult,
       newOrderResult: r.newOrderResult,
-      cancelResponse: leg(r.cancelResponse, (c) => this.cancelled(c)),
+      cancelResponse: leg(r.cancelResponse, (c) => ('list' in c ? this.orderListCancelled(c) : this.cancelled(c))),
       newOrderResponse: r.newOrderResponse === null ? null : leg(r.newOrderResponse, (p) => this.placed(p, respType)),
     };
   }
@@ -124,3 +144,4 @@ export class Wire {
     return MY_TRADE.object(t, this.inst(t.symbol));
   }
 }
+

@@ -92,11 +92,14 @@ export interface ExecutionReportEvent {
   Y: string;
   W?: number;
   V: string;
-  /** Stop price, iceberg quantity, order list id and quote order quantity: not used by the simulator ("0..." / -1). */
+  /** Stop price, iceberg quantity, order list id, quote order quantity ("0.00000000" / -1 when unused). */
   P: string;
   F: string;
   g: number;
   Q: string;
+  /** A trailing stop's delta (BIPS) and when it started tracking (-1 until then). */
+  d?: number;
+  D?: number;
   /** The TRADE_PREVENTION report's fields (self-trade prevention, as the reference's user-data-stream.md shows them): trade group, counter order, prevented quantities, counter symbol. */
   u?: number;
   U?: number;
@@ -105,6 +108,34 @@ export interface ExecutionReportEvent {
   Cs?: string;
   /** Expiry reason, when the order expired for one. */
   eR?: string;
+}
+
+/**
+ * `listStatus`: an order list changed (placed, one order triggered or filled, cancelled), sent
+ * after its orders' executionReports (`order_types = "reference"`).
+ * @example
+ * const user = await client.userData();
+ * const list: ListStatusEvent = await user.next('listStatus');
+ */
+export interface ListStatusEvent {
+  e: 'listStatus';
+  E: number;
+  s: string;
+  /** orderListId */
+  g: number;
+  /** contingencyType */
+  c: 'OCO' | 'OTO';
+  /** listStatusType */
+  l: 'RESPONSE' | 'EXEC_STARTED' | 'UPDATED' | 'ALL_DONE';
+  /** listOrderStatus */
+  L: 'EXECUTING' | 'ALL_DONE' | 'REJECT';
+  /** listRejectReason */
+  r: string;
+  /** listClientOrderId */
+  C: string;
+  /** transactionTime */
+  T: number;
+  O: { s: string; i: number; c: string }[];
 }
 
 /**
@@ -158,7 +189,7 @@ export interface StreamTerminatedEvent {
  *   if (event.e === 'executionReport') console.log(event.X);
  * }
  */
-export type UserEvent = ExecutionReportEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
+export type UserEvent = ExecutionReportEvent | ListStatusEvent | AccountPositionEvent | ListenKeyExpiredEvent | StreamTerminatedEvent;
 /**
  * Every stream payload: depth, trade and bookTicker here; klines, tickers and the rest in
  * market-types.ts.

@@ -199,3 +199,4 @@ export { WsApiClient, WS_HELPERS } from './ws-api-methods.ts';
 export type * from './types.ts';
 export type * from './event-types.ts';
 export type * from './market-types.ts';
+export type * from './order-list-types.ts';

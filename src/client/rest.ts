@@ -3,12 +3,13 @@
 // signed with the simulator's credentials, and a raw `request()` for deliberately malformed
 // input. Refusals throw SpotSimError with status, code, message and headers.
 
-import type { KeyObject } from 'node:crypto';
 import { ENDPOINTS, type HttpMethod, type RestEndpointId, type Security } from '../api/endpoints.ts';
 import { SpotSimError, SpotSimNetworkError, SpotSimTimeoutError } from './errors.ts';
 import { HttpTimeout, HttpTransport, type RawRequest, type RawResponse } from './http.ts';
 import { withClientOrderId } from './order-ids.ts';
 import { hmacHex, queryString, type ParamValue } from './signing.ts';
+import type { RawRestRequest, RestOptions, RestResponse } from './rest-types.ts';
+export type { ClientCredentials, RawRestRequest, RequestStep, RestOptions, RestResponse } from './rest-types.ts';
 import type {
   Account,
   AccountCommission,
@@ -17,6 +18,7 @@ import type {
   AmendResult,
   BookTicker,
   CancelledOrder,
+  CancelledOrderList,
   CancelReplaceParams,
   CancelReplaceResult,
   Depth,
@@ -30,42 +32,8 @@ import type {
   RateLimitCount,
   TestOrderResult,
 } from './types.ts';
+import type { AllOrderListsParams, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
-
-/**
- * The account's API key and secret a client signs with (a simulator's `credentials`), and an
- * Ed25519 account's private key.
- * @example
- * const client = new SpotSimClient({ baseUrl: 'http://127.0.0.1:9080', ...sim.credentials });
- */
-export interface ClientCredentials {
-  readonly apiKey: string;
-  readonly apiSecret: string;
-  /** An Ed25519 account's private key (PEM or KeyObject): WS API requests are signed with it (needed for `session.logon`). */
-  readonly ed25519PrivateKey?: string | KeyObject;
-}
-
-/**
- * Runs one request under a title such as `POST /api/v3/order` (the fixture makes it a report
- * step). Called synchronously by the method the caller called, so the caller's frame is on the stack.
- * @example
- * const logged: RequestStep = async (title, send) => {
- *   console.log('->', title);
- *   return send();
- * };
- * const client = new SpotSimClient(sim, { step: logged });
- */
-export type RequestStep = <T>(title: string, send: () => Promise<T>) => Promise<T>;
-
-export interface RestOptions {
-  readonly baseUrl: string;
-  readonly credentials: ClientCredentials;
-  /** The timestamp source of signed requests (default: Date.now). */
-  readonly now?: () => number;
-  readonly timeoutMs?: number;
-  /** Wraps each request (see RequestStep); none by default. */
-  readonly step?: RequestStep;
-}
 
 type Params = Record<string, ParamValue>;
 
@@ -73,34 +41,6 @@ type Params = Record<string, ParamValue>;
 const ROUTES: ReadonlyMap<string, { readonly method: HttpMethod; readonly path: string; readonly security: Security }> = new Map(
   ENDPOINTS.flatMap((e) => (e.rest === undefined ? [] : [[e.id, { method: e.rest.method, path: e.rest.path, security: e.security }] as const])),
 );
-
-/**
- * A request `client.rest.request()` sends exactly as given: method, path with its query string,
- * headers, body.
- * @example
- * const req: RawRestRequest = { method: 'GET', path: '/api/v3/depth?symbol=BTCUSDT&limit=abc' };
- * const { status, body } = await client.rest.request(req);   // 400, the reference's -1100
- */
-export interface RawRestRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
-  /** Path with or without a query string, e.g. `/api/v3/depth?symbol=BTCUSDT`. */
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-}
-
-/**
- * What `client.rest.request()` resolves to, whatever the status: status, headers (lowercase names)
- * and the parsed body.
- * @example
- * const res: RestResponse<{ code: number; msg: string }> = await client.rest.request({ method: 'GET', path: '/api/v3/order?symbol=BTCUSDT' });
- * console.log(res.status, res.body.code);
- */
-export interface RestResponse<T = unknown> {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: T;
-}
 
 /**
  * The typed REST client (`client.rest`): one method per REST endpoint, signed with the simulator's
@@ -259,8 +199,8 @@ export class RestClient {
     return this.call('openOrders.status', params);
   }
 
-  /** DELETE /api/v3/openOrders (SIGNED): cancels every open order of a symbol. */
-  cancelOpenOrders(params: { symbol: string }): Promise<CancelledOrder[]> {
+  /** DELETE /api/v3/openOrders (SIGNED): cancels every open order of a symbol; an order list's orders come as the cancelled list. */
+  cancelOpenOrders(params: { symbol: string }): Promise<(CancelledOrder | CancelledOrderList)[]> {
     return this.call('openOrders.cancelAll', params);
   }
 
@@ -275,6 +215,48 @@ export class RestClient {
    */
   allOrders(params: AllOrdersParams): Promise<Order[]> {
     return this.call('allOrders', { ...params });
+  }
+
+  // ------------------------------------------------------------------ order lists (order_types = "reference")
+
+  /** POST /api/v3/orderList/oco (SIGNED): an OCO pair; the reports follow `newOrderRespType` (default FULL). */
+  newOrderListOco<P extends OcoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.oco', { ...(params as OcoParams) });
+  }
+
+  /** POST /api/v3/orderList/oto (SIGNED): a working order and a pending one placed once it has filled. */
+  newOrderListOto<P extends OtoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.oto', { ...(params as OtoParams) });
+  }
+
+  /** POST /api/v3/orderList/otoco (SIGNED): a working order and a pending OCO pair. */
+  newOrderListOtoco<P extends OtocoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.otoco', { ...(params as OtocoParams) });
+  }
+
+  /** @deprecated the reference's POST /api/v3/order/oco (SIGNED): use newOrderListOco. */
+  newOco<P extends DeprecatedOcoParams>(params: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place', { ...(params as DeprecatedOcoParams) });
+  }
+
+  /** DELETE /api/v3/orderList (SIGNED): cancels every order of a list. */
+  cancelOrderList(params: CancelOrderListParams): Promise<CancelledOrderList> {
+    return this.call('orderList.cancel', { ...params });
+  }
+
+  /** GET /api/v3/orderList (SIGNED): one list by `orderListId` or `origClientOrderId`. */
+  getOrderList(params: OrderListRef): Promise<OrderList> {
+    return this.call('orderList.status', { ...params });
+  }
+
+  /** GET /api/v3/openOrderList (SIGNED): the open lists of every symbol, oldest first. */
+  openOrderLists(): Promise<OrderList[]> {
+    return this.call('openOrderLists.status', {});
+  }
+
+  /** GET /api/v3/allOrderList (SIGNED): open and kept lists, oldest first. */
+  allOrderLists(params: AllOrderListsParams = {}): Promise<OrderList[]> {
+    return this.call('allOrderLists', { ...params });
   }
 
   /** GET /api/v3/rateLimit/order (SIGNED): the unfilled-order counts against the order rate limits. */

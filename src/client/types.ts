@@ -67,6 +67,15 @@ export interface NewOrderParams {
   newOrderRespType?: NewOrderRespType;
   selfTradePreventionMode?: string;
   recvWindow?: number;
+  // With `[sim] order_types = "reference"` (docs/orders.md); "spec" answers -1014 for each.
+  /** The trigger price of STOP_LOSS, STOP_LOSS_LIMIT, TAKE_PROFIT, TAKE_PROFIT_LIMIT. */
+  stopPrice?: Decimal;
+  /** A trailing stop's delta in basis points (TRAILING_DELTA bounds it). */
+  trailingDelta?: number;
+  /** The visible part of an iceberg (LIMIT, LIMIT_MAKER, *_LIMIT; GTC only). */
+  icebergQty?: Decimal;
+  /** At least 1000000; not echoed. */
+  strategyType?: number;
 }
 
 /**
@@ -175,7 +184,8 @@ export interface CancelledOrder extends CancelledWire {}
 export interface CancelReplaceResult {
   cancelResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
   newOrderResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
-  cancelResponse: CancelledOrder | { code: number; msg: string };
+  /** A list order's cancel cancels its whole list: then the list's cancel. */
+  cancelResponse: CancelledOrder | CancelledOrderList | { code: number; msg: string };
   newOrderResponse: OrderFull | OrderResult | OrderAck | { code: number; msg: string } | null;
 }
 
@@ -201,6 +211,8 @@ export interface AmendResult {
   transactTime: number;
   executionId: number;
   amendedOrder: AmendedOrder;
+  /** A list order's amend: its list. */
+  listStatus?: AmendedListStatus;
 }
 
 /**
@@ -354,6 +366,23 @@ export interface ExchangeInfo extends ExchangeInfoWire {}
 
 /** One symbol of `exchangeInfo`: its assets, status, order types, precisions and filters (PRICE_FILTER, LOT_SIZE, NOTIONAL...). @example const [btc]: SymbolInfo[] = (await client.rest.exchangeInfo({ symbol: 'BTCUSDT' })).symbols; */
 export interface SymbolInfo extends WireSymbolInfo {}
+
+import type { AmendedListStatusWire, OrderListCancelledWire } from '../api/order-list-shapes.ts';
+
+/**
+ * A cancelled order list (DELETE /api/v3/orderList, a list order's cancelReplace): its final
+ * state and each order's cancel report.
+ * @example
+ * const cancelled: CancelledOrderList = await client.rest.cancelOrderList({ symbol: 'BTCUSDT', orderListId: 1 });
+ */
+export interface CancelledOrderList extends OrderListCancelledWire {}
+/**
+ * The `listStatus` of a list order's amend.
+ * @example
+ * const { listStatus } = await client.rest.amendKeepPriority({ symbol: 'BTCUSDT', orderId: 2, newQty: '0.0005' });
+ * const status: AmendedListStatus | undefined = listStatus;
+ */
+export interface AmendedListStatus extends AmendedListStatusWire {}
 
 /**
  * One rate limit and how much of it is used (GET /api/v3/rateLimit/order, the WS API's `rateLimits`).

@@ -14,6 +14,7 @@ import type {
   AmendResult,
   BookTicker,
   CancelledOrder,
+  CancelledOrderList,
   CancelReplaceParams,
   CancelReplaceResult,
   Depth,
@@ -28,6 +29,7 @@ import type {
   SessionStatus,
   TestOrderResult,
 } from './types.ts';
+import type { AllOrderListsParams, CancelOrderListParams, DeprecatedOcoParams, OcoParams, OrderList, OrderListRef, OrderListReply, OtocoParams, OtoParams } from './order-list-types.ts';
 import type { AggTrade, AvgPrice, Kline, KlineParams, MiniTicker, PriceTicker, PublicTrade, Ticker24hr, TickerType, WindowTicker } from './market-types.ts';
 
 /**
@@ -54,6 +56,14 @@ export const WS_HELPERS = {
   myTrades: 'myTrades',
   allOrders: 'allOrders',
   orderRateLimit: 'account.rateLimits.orders',
+  placeOco: 'orderList.place',
+  placeOrderListOco: 'orderList.place.oco',
+  placeOrderListOto: 'orderList.place.oto',
+  placeOrderListOtoco: 'orderList.place.otoco',
+  cancelOrderList: 'orderList.cancel',
+  orderListStatus: 'orderList.status',
+  openOrderLists: 'openOrderLists.status',
+  allOrderLists: 'allOrderLists',
   sessionLogon: 'session.logon',
   sessionStatus: 'session.status',
   sessionLogout: 'session.logout',
@@ -161,8 +171,8 @@ export class WsApiClient extends WsApiConnection {
     return this.call('openOrders.status', p);
   }
 
-  /** `openOrders.cancelAll`: cancels every open order of a symbol. */
-  cancelAll(p: { symbol: string }): Promise<CancelledOrder[]> {
+  /** `openOrders.cancelAll`: cancels every open order of a symbol; an order list's orders come as the cancelled list. */
+  cancelAll(p: { symbol: string }): Promise<(CancelledOrder | CancelledOrderList)[]> {
     return this.call('openOrders.cancelAll', p);
   }
 
@@ -179,6 +189,48 @@ export class WsApiClient extends WsApiConnection {
   /** `account.rateLimits.orders`: the unfilled-order counts against the order rate limits. */
   orderRateLimit(): Promise<RateLimitCount[]> {
     return this.call('account.rateLimits.orders');
+  }
+
+  // ---------------------------------------------------------------- order lists (order_types = "reference")
+
+  /** `orderList.place.oco`: an OCO pair; the reports follow `newOrderRespType` (default FULL). */
+  placeOrderListOco<P extends OcoParams>(p: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.oco', params(p));
+  }
+
+  /** `orderList.place.oto`: a working order and a pending one placed once it has filled. */
+  placeOrderListOto<P extends OtoParams>(p: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.oto', params(p));
+  }
+
+  /** `orderList.place.otoco`: a working order and a pending OCO pair. */
+  placeOrderListOtoco<P extends OtocoParams>(p: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place.otoco', params(p));
+  }
+
+  /** @deprecated the reference's `orderList.place` (a LIMIT_MAKER and a stop leg): use placeOrderListOco. */
+  placeOco<P extends DeprecatedOcoParams>(p: P): Promise<OrderListReply<P>> {
+    return this.call('orderList.place', params(p));
+  }
+
+  /** `orderList.cancel`: cancels every order of a list. */
+  cancelOrderList(p: CancelOrderListParams): Promise<CancelledOrderList> {
+    return this.call('orderList.cancel', params(p));
+  }
+
+  /** `orderList.status`: one list by `orderListId` or `origClientOrderId`. */
+  orderListStatus(p: OrderListRef): Promise<OrderList> {
+    return this.call('orderList.status', params(p));
+  }
+
+  /** `openOrderLists.status`: the open lists of every symbol, oldest first. */
+  openOrderLists(): Promise<OrderList[]> {
+    return this.call('openOrderLists.status');
+  }
+
+  /** `allOrderLists`: open and kept lists, oldest first. */
+  allOrderLists(p: AllOrderListsParams = {}): Promise<OrderList[]> {
+    return this.call('allOrderLists', params(p));
   }
 
   /** `session.logon` (Ed25519 accounts: needs `credentials.ed25519PrivateKey`): later requests need no signature. */

@@ -37,6 +37,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze<Config>({
     // 30 days: one advanceTime costs what happens in it, and a month of a busy generator is
     // already minutes of work; longer jumps are refused instead of stalling the worker.
     max_advance_ms: 2_592_000_000,
+    // Spec 1.10: LIMIT, LIMIT_MAKER and MARKET only; "reference" opts into the rest (API.md 11).
+    order_types: 'spec',
     account: {
       api_key: DEFAULT_API_KEY,
       api_secret: DEFAULT_API_SECRET,

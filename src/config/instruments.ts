@@ -13,6 +13,7 @@ import {
   type Invalid,
   type ProblemList,
 } from './fields.ts';
+import { checkTrailingBounds, INSTRUMENT_ORDER_SPEC } from './instrument-orders.ts';
 import { optional, readTable, required } from './table.ts';
 import type { InstrumentConfig } from './types.ts';
 
@@ -47,6 +48,7 @@ export const INSTRUMENT_SPEC = {
   min_notional: required(readNonNegativeDecimal),
   enabled: optional(readBoolean),
   venue: optional(readNonEmptyString),
+  ...INSTRUMENT_ORDER_SPEC,
 };
 
 /** One `[[instruments]]` entry as far as it could be read; `instrument` only when it had no problem. */
@@ -107,6 +109,7 @@ function checkInstrumentConsistency(fields: Partial<InstrumentConfig>, path: str
   if (min_qty !== undefined && max_qty !== undefined && new Decimal(min_qty).gt(new Decimal(max_qty))) {
     problems.note(`${path}.min_qty`, `at most max_qty (${max_qty})`, JSON.stringify(min_qty));
   }
+  checkTrailingBounds(fields, path, problems);
 }
 
 function reportDuplicateSymbols(entries: readonly InstrumentEntry[], problems: ProblemList): void {

@@ -19,7 +19,7 @@ import {
   readToken,
 } from './fields.ts';
 import { optional, readRawTable, readTable, required, tableReader, type TableResult } from './table.ts';
-import type { ClockMode, DepthSnapshotMode, EndedOrdersMode, NetBackend } from './types.ts';
+import type { ClockMode, DepthSnapshotMode, EndedOrdersMode, NetBackend, OrderTypesMode } from './types.ts';
 
 /** Upper bound of `sim.account.max_ended_orders`: ten million kept orders, a few GB at most. */
 export const MAX_ENDED_ORDERS = 10_000_000;
@@ -150,6 +150,8 @@ export const SIM_SPEC = {
   control_token: optional(readToken),
   clock: required(readOneOf<ClockMode>(['wall', 'manual'])),
   max_advance_ms: required(positiveInteger),
+  // API.md 11: "spec" keeps spec 1.10 (-1014 beyond LIMIT, LIMIT_MAKER, MARKET), "reference" serves the reference's types.
+  order_types: required(readOneOf<OrderTypesMode>(['spec', 'reference'])),
   account: required(tableReader(ACCOUNT_SPEC)),
   fees: required(tableReader(FEES_SPEC)),
   limits: required(tableReader(LIMITS_SPEC)),

@@ -5,6 +5,10 @@
 export type NetBackend = 'epoll' | 'io_uring';
 export type DepthSnapshotMode = 'live' | 'flushed';
 export type ClockMode = 'wall' | 'manual';
+/** "spec": LIMIT, LIMIT_MAKER and MARKET only (spec 1.10); "reference": the reference's order types and lists (API.md 11). */
+export type OrderTypesMode = 'spec' | 'reference';
+/** The order types an instrument may list (exchangeInfo `orderTypes`). */
+export type OrderTypeName = 'LIMIT' | 'LIMIT_MAKER' | 'MARKET' | 'STOP_LOSS' | 'STOP_LOSS_LIMIT' | 'TAKE_PROFIT' | 'TAKE_PROFIT_LIMIT';
 
 export interface InstrumentConfig {
   readonly symbol: string;
@@ -18,6 +22,26 @@ export interface InstrumentConfig {
   readonly min_notional: string;
   readonly enabled: boolean;
   readonly venue: string;
+  // With [sim] order_types = "reference" (instrument-orders.ts): the symbol's order types, flags
+  // and order filters as exchangeInfo shows them. Absent: the reference exchange's value.
+  readonly order_types?: readonly OrderTypeName[];
+  readonly iceberg_allowed?: boolean;
+  readonly oco_allowed?: boolean;
+  readonly oto_allowed?: boolean;
+  readonly quote_order_qty_market_allowed?: boolean;
+  readonly allow_trailing_stop?: boolean;
+  readonly cancel_replace_allowed?: boolean;
+  readonly amend_allowed?: boolean;
+  /** ICEBERG_PARTS.limit. */
+  readonly iceberg_parts?: number;
+  readonly max_num_algo_orders?: number;
+  readonly max_num_iceberg_orders?: number;
+  readonly max_num_order_lists?: number;
+  /** TRAILING_DELTA bounds in BIPS. */
+  readonly min_trailing_above_delta?: number;
+  readonly max_trailing_above_delta?: number;
+  readonly min_trailing_below_delta?: number;
+  readonly max_trailing_below_delta?: number;
 }
 
 export interface SymbolOverrides {
@@ -123,6 +147,8 @@ export interface SimSection {
   readonly clock: ClockMode;
   /** The longest single `advanceTime` in ms (manual clock); longer ones are refused. */
   readonly max_advance_ms: number;
+  /** Which order types the exchange serves (API.md 11). */
+  readonly order_types: OrderTypesMode;
   readonly account: AccountConfig;
   readonly fees: FeesConfig;
   readonly limits: LimitsConfig;

@@ -5,6 +5,7 @@ import { Decimal } from 'decimal.js';
 import { resolveBalances, readConfiguredBalances } from './balances.ts';
 import { ConfigError } from './errors.ts';
 import { INVALID, ProblemList } from './fields.ts';
+import { checkOrderRulesNeedReference } from './instrument-orders.ts';
 import { ALL_VENUES, isActive, readInstruments, type InstrumentEntry } from './instruments.ts';
 import { ROOT_SPEC, type GENERATOR_SPEC, type SIM_SPEC } from './sections.ts';
 import { checkSharedStartMid, readSymbolOverrides } from './symbols.ts';
@@ -28,6 +29,7 @@ export function validateConfigTree(tree: unknown): Config {
   const active = sim.venue === undefined || entries === undefined ? [] : selectActive(entries, sim.venue, problems);
   if (sim.history !== undefined && entries !== undefined) checkHistorySymbols(sim.history.klines, active, problems);
   if (sim.start_mid !== undefined) checkSharedStartMid(sim.start_mid, active, overrides, problems);
+  if (sim.order_types === 'spec') for (const entry of entries ?? []) checkOrderRulesNeedReference(entry.fields, entry.path, problems);
 
   if (!problems.isEmpty) throw new ConfigError(problems.items);
   const complete = sim as SimValues;

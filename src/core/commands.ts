@@ -6,7 +6,7 @@
 // skipDepthUpdate) and the driver's (advance, flushDepth) all come through here.
 
 import type { ApiError } from './errors.ts';
-import type { CoreEvent, DepthDiff, Fill, OrderType, OrderView, PreventedMatch, Side, TimeInForce, Touch } from './types.ts';
+import type { ContingencyType, CoreEvent, DepthDiff, Fill, OrderListView, OrderType, OrderView, PreventedMatch, Side, TimeInForce, Touch } from './types.ts';
 
 // ---------------------------------------------------------------- the account's commands
 
@@ -19,9 +19,57 @@ export interface PlaceOrder {
   readonly timeInForce: TimeInForce;
   /** Ticks; 0 for MARKET. */
   readonly price: number;
+  /** Lots; 0 for a `quoteOrderQty` MARKET order (the core picks the quantity). */
   readonly quantity: number;
   /** null: the core generates one. */
   readonly clientOrderId: string | null;
+  // ---- issue 33, only with order_types = "reference" (the edge never sets them otherwise).
+  /** Ticks of the trigger price of a conditional type; absent or 0: none (a trailing stop may omit it). */
+  readonly stopPrice?: number;
+  /** BIPS of a trailing stop (within TRAILING_DELTA, checked at the edge); absent or 0: none. */
+  readonly trailingDelta?: number;
+  /** Lots of an iceberg's visible part (GTC only; ICEBERG_PARTS checked at the edge); absent or 0: none. */
+  readonly icebergQty?: number;
+  /** Quote atoms to spend (BUY) or receive (SELL) of a MARKET order given as `quoteOrderQty`. */
+  readonly quoteOrderQty?: bigint;
+}
+
+/** One order of a list as placed (PlaceOrder without the command's own fields). */
+export type ListLeg = Omit<PlaceOrder, 'type' | 'now' | 'symbolIndex' | 'quoteOrderQty'>;
+
+/**
+ * An order list (rest-api.md "Order lists"; the deprecated `order/oco` maps onto OCO). Its legs
+ * come parsed and named by role; the core gives them consecutive orderIds in the reference's
+ * order: OCO the STOP_LOSS / STOP_LOSS_LIMIT leg first (API.md 11: every reference example
+ * shows it so), then the other; OTO the working order, then the pending one; OTOCO the working
+ * order, then the pending pair as for OCO.
+ */
+export type PlaceOrderList =
+  | (OrderListBase & { readonly contingency: 'OCO'; readonly above: ListLeg; readonly below: ListLeg })
+  | (OrderListBase & { readonly contingency: 'OTO'; readonly working: ListLeg; readonly pending: ListLeg })
+  | (OrderListBase & { readonly contingency: 'OTOCO'; readonly working: ListLeg; readonly pendingAbove: ListLeg; readonly pendingBelow: ListLeg });
+
+interface OrderListBase {
+  readonly type: 'placeOrderList';
+  readonly now: number;
+  readonly symbolIndex: number;
+  /** null: generated. */
+  readonly listClientOrderId: string | null;
+}
+
+/** Which order list: by id or by its client id (the id decides when both are sent). */
+export interface OrderListRef {
+  readonly symbolIndex: number;
+  readonly orderListId: number | undefined;
+  readonly listClientOrderId: string | undefined;
+}
+
+/** Cancels every order of a list (DELETE orderList, orderList.cancel). */
+export interface CancelOrderList extends OrderListRef {
+  readonly type: 'cancelOrderList';
+  readonly now: number;
+  /** The cancel's own list client id (`newClientOrderId`); null: generated. */
+  readonly cancelClientOrderId: string | null;
 }
 
 /** Which open order: by id, by client id, or both (the id decides; the client id must match). */
@@ -159,6 +207,8 @@ export type Command =
   | AmendOrder
   | CancelReplace
   | FillOpenOrder
+  | PlaceOrderList
+  | CancelOrderList
   | CounterpartyCommand
   | SetLatentMid
   | Advance
@@ -193,13 +243,29 @@ export interface AmendResult {
   readonly origClientOrderId: string;
   readonly executionId: number;
   readonly transactTime: number;
+  /** The order's list after the amend (rest-api.md: `listStatus` of a list order's amend); absent otherwise. */
+  readonly listStatus?: OrderListView;
+}
+
+/** A placed order list: its state and each order's report (FULL by default, rest-api.md). */
+export interface OrderListResult {
+  readonly list: OrderListView;
+  /** In orderId order; each with the fills it made at placement. */
+  readonly orderReports: readonly PlaceResult[];
+}
+
+/** A cancelled order list: its final state and each order's cancel (or expiry) report. */
+export interface CancelOrderListResult {
+  readonly list: OrderListView;
+  readonly orderReports: readonly CancelResult[];
 }
 
 /** binance-facts §2.5: the two legs' results; on failure this is the error's `data`. */
 export interface CancelReplaceResult {
   readonly cancelResult: 'SUCCESS' | 'FAILURE';
   readonly newOrderResult: 'SUCCESS' | 'FAILURE' | 'NOT_ATTEMPTED';
-  readonly cancelResponse: CancelResult | ApiError;
+  /** A list order's cancel cancels its whole list (API.md 11): then the list's result. */
+  readonly cancelResponse: CancelResult | CancelOrderListResult | ApiError;
   readonly newOrderResponse: PlaceResult | ApiError | null;
 }
 
@@ -213,9 +279,15 @@ export interface FlushResult {
 export interface CommandResults {
   place: PlaceResult;
   cancel: CancelResult;
-  cancelAll: CancelResult[];
+  /**
+   * DELETE openOrders cancels lists too (rest-api.md's example): the orders of no list first,
+   * then each list whole, each group oldest first. With no list open, only CancelResults.
+   */
+  cancelAll: (CancelResult | CancelOrderListResult)[];
   amend: AmendResult;
   cancelReplace: CancelReplaceResult;
+  placeOrderList: OrderListResult;
+  cancelOrderList: CancelOrderListResult;
   fillOpenOrder: { readonly symbol: string; readonly filled: number };
   counterpartyLimit: number;
   counterpartyTake: null;

@@ -8,10 +8,12 @@ import { resolveConfig } from '../config/index.ts';
 import { Exchange } from './exchange.ts';
 import { Rng } from './rng.ts';
 import { T0, toJson } from './test-support.ts';
-import type { CoreEvent, DepthDiff } from './types.ts';
+import type { Command, ListLeg } from './commands.ts';
+import type { Instrument } from './markets.ts';
+import type { CoreEvent, DepthDiff, Side } from './types.ts';
 import { formatPlain } from './units.ts';
 import { amendOrder, cancelAllOrders, cancelOrder, cancelReplace, fillOpenOrder, openOrders, placeOrder } from '../api/orders.ts';
-import { allTrades, depthSnapshot, latentMid } from './queries.ts';
+import { allTrades, depthSnapshot, latentMid, openOrderLists } from './queries.ts';
 import { invariantViolations } from './invariants.ts';
 import { advance, flushDepth } from './test-support.ts';
 
@@ -73,7 +75,75 @@ function randomCommand(ex: Exchange, rng: Rng, now: number): CoreEvent[] {
   }
   if (roll < 83 && open.length > 0) return fillOpenOrder(ex, pick().orderId, qty(), now).events;
   if (roll < 84) return cancelAllOrders(ex, symbol, now).events;
+  if (roll < 98) return referenceCommand(ex, rng, now, inst);
   return [];
+}
+
+const CONDITIONAL = ['STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'] as const;
+
+/**
+ * Issue 33's commands, straight to the core (the edge parses them): conditional orders (plain
+ * and trailing, market and limit forms), icebergs, quoteOrderQty MARKET orders, OCO, OTO and
+ * OTOCO lists around the last price, and list cancels. Refusals are part of the mix.
+ */
+function referenceCommand(ex: Exchange, rng: Rng, now: number, inst: Instrument): CoreEvent[] {
+  const symbolIndex = inst.index;
+  const mid = ex.state.latentMid(symbolIndex);
+  const near = (spread: number) => Math.max(1, mid + rng.int(-spread, spread));
+  const quantity = inst.minQty * rng.int(1, 2000);
+  const side = (): Side => (rng.float() < 0.5 ? 'BUY' : 'SELL');
+  const conditional = (s: Side, type: (typeof CONDITIONAL)[number], stopPrice: number): ListLeg => {
+    const trailing = rng.float() < 0.3;
+    const limitForm = type.endsWith('_LIMIT');
+    return {
+      side: s,
+      orderType: type,
+      timeInForce: limitForm ? (['GTC', 'GTC', 'IOC', 'FOK'] as const)[rng.int(0, 3)]! : 'GTC',
+      price: limitForm ? near(150) : 0,
+      quantity,
+      clientOrderId: null,
+      ...(!trailing || rng.float() < 0.5 ? { stopPrice } : {}),
+      ...(trailing ? { trailingDelta: rng.int(10, 200) } : {}),
+      ...(limitForm && rng.float() < 0.2 ? { icebergQty: Math.max(inst.minQty, Math.floor(quantity / rng.int(2, 5))), timeInForce: 'GTC' } : {}),
+    };
+  };
+  const limitLeg = (s: Side, type: 'LIMIT' | 'LIMIT_MAKER', price: number): ListLeg => ({ side: s, orderType: type, timeInForce: 'GTC', price, quantity, clientOrderId: null });
+  /** An OCO pair of `s` around the last trade (refused when the book moved past it). */
+  const pair = (s: Side): { above: ListLeg; below: ListLeg } => {
+    const last = inst.lastPrice || mid;
+    const up = last + rng.int(1, 120);
+    const down = Math.max(1, last - rng.int(1, 120));
+    const stopLoss = conditional(s, rng.float() < 0.5 ? 'STOP_LOSS' : 'STOP_LOSS_LIMIT', s === 'BUY' ? up : down);
+    const other = rng.float() < 0.6 ? limitLeg(s, 'LIMIT_MAKER', s === 'BUY' ? down : up) : conditional(s, rng.float() < 0.5 ? 'TAKE_PROFIT' : 'TAKE_PROFIT_LIMIT', s === 'BUY' ? down : up);
+    return s === 'BUY' ? { above: stopLoss, below: other } : { above: other, below: stopLoss };
+  };
+  const base = { now, symbolIndex, listClientOrderId: null } as const;
+  const roll = rng.int(0, 9);
+  let cmd: Command;
+  if (roll < 3) {
+    const s = side();
+    cmd = { type: 'place', now, symbolIndex, ...conditional(s, CONDITIONAL[rng.int(0, 3)]!, near(150)) };
+  } else if (roll < 4) {
+    cmd = { type: 'place', now, symbolIndex, ...limitLeg(side(), 'LIMIT', near(100)), icebergQty: Math.max(inst.minQty, Math.floor(quantity / rng.int(2, 8))) };
+  } else if (roll < 5) {
+    cmd = { type: 'place', now, symbolIndex, side: side(), orderType: 'MARKET', timeInForce: 'GTC', price: 0, quantity: 0, clientOrderId: null, quoteOrderQty: inst.notional(mid, quantity) };
+  } else if (roll < 7) {
+    cmd = { type: 'placeOrderList', ...base, contingency: 'OCO', ...pair(side()) };
+  } else if (roll < 8) {
+    const s = side();
+    const pending = rng.float() < 0.5 ? limitLeg(s === 'BUY' ? 'SELL' : 'BUY', 'LIMIT', near(150)) : conditional(s === 'BUY' ? 'SELL' : 'BUY', CONDITIONAL[rng.int(0, 3)]!, near(150));
+    cmd = { type: 'placeOrderList', ...base, contingency: 'OTO', working: limitLeg(s, 'LIMIT', near(60)), pending };
+  } else if (roll < 9) {
+    const s = side();
+    const { above, below } = pair(s === 'BUY' ? 'SELL' : 'BUY');
+    cmd = { type: 'placeOrderList', ...base, contingency: 'OTOCO', working: limitLeg(s, 'LIMIT', near(60)), pendingAbove: above, pendingBelow: below };
+  } else {
+    const lists = openOrderLists(ex.state).filter((l) => l.symbol === inst.symbol);
+    if (lists.length === 0) return [];
+    const list = lists[rng.int(0, lists.length - 1)]!;
+    cmd = { type: 'cancelOrderList', now, symbolIndex, orderListId: list.orderListId, listClientOrderId: undefined, cancelClientOrderId: null };
+  }
+  return ex.submit(cmd).events;
 }
 
 function snapshotBook(ex: Exchange, symbol: string): LocalBook {
@@ -103,25 +173,42 @@ function sorted(map: Map<number, number>, descending: boolean): [number, number]
   return [...map].sort((a, b) => (descending ? b[0] - a[0] : a[0] - b[0]));
 }
 
+/** The busy exchange, its issue-33 state filters raised so that the new orders are mostly accepted. */
+function busyExchange(config = BUSY): Exchange {
+  const ex = new Exchange(resolveConfig(config), T0);
+  for (const inst of ex.instruments) {
+    inst.maxNumAlgoOrders = 40;
+    inst.maxNumIcebergOrders = 20;
+    inst.maxNumOrderLists = 20;
+  }
+  return ex;
+}
+
 test(`${STEPS} random commands keep every invariant and the depth stream reproduces the book`, () => {
-  const ex = new Exchange(resolveConfig(BUSY), T0);
+  const ex = busyExchange();
   const rng = new Rng(SEED);
   const local = new Map(ex.instruments.map((i) => [i.symbol, snapshotBook(ex, i.symbol)]));
   let now = T0;
   let nextFlush = T0 + 100;
-  const counts = { trades: 0, reports: 0, flushes: 0, checks: 0 };
+  const counts = { trades: 0, reports: 0, flushes: 0, checks: 0, triggers: 0, activations: 0, lists: 0 };
+  const tally = (e: CoreEvent) => {
+    if (e.type === 'execution') {
+      counts.reports++;
+      if (e.cause === 'trigger') counts.triggers++;
+      if (e.cause === 'activation') counts.activations++;
+    }
+    if (e.type === 'trade') counts.trades++;
+    if (e.type === 'listStatus') counts.lists++;
+  };
   for (let step = 0; step < STEPS; step++) {
     now += rng.int(0, 3);
     const check = step < EVERY_STEP_UNTIL || step % INVARIANT_INTERVAL === 0 || step === STEPS - 1;
-    for (const e of advance(ex, now)) if (e.type === 'trade') counts.trades++;
+    for (const e of advance(ex, now)) tally(e);
     if (check) {
       const violationsAfterGenerator = invariantViolations(ex.state);
       if (violationsAfterGenerator.length > 0) assert.fail(`step ${step} (generator): ${violationsAfterGenerator.join('; ')}`);
     }
-    for (const e of randomCommand(ex, rng, now)) {
-      if (e.type === 'execution') counts.reports++;
-      if (e.type === 'trade') counts.trades++;
-    }
+    for (const e of randomCommand(ex, rng, now)) tally(e);
     if (check) {
       const violations = invariantViolations(ex.state);
       if (violations.length > 0) assert.fail(`step ${step}: ${violations.join('; ')}`);
@@ -146,12 +233,16 @@ test(`${STEPS} random commands keep every invariant and the depth stream reprodu
   assert.ok(counts.reports > 10_000, `reports: ${counts.reports}`);
   assert.ok(allTrades(ex.state).length > 500, `account trades: ${allTrades(ex.state).length}`);
   assert.ok(counts.flushes > 100);
+  // Issue 33's orders took part: stops triggered (also from the generator's trades), lists changed, OTOs activated.
+  assert.ok(counts.triggers > STEPS / 200, `triggers: ${counts.triggers}`);
+  assert.ok(counts.lists > STEPS / 200, `listStatus events: ${counts.lists}`);
+  assert.ok(counts.activations > STEPS / 2000, `activations: ${counts.activations}`);
   assert.ok(counts.checks >= Math.min(STEPS, EVERY_STEP_UNTIL));
 });
 
 test('determinism: the same seed, config and commands give identical ids and events', () => {
   const run = () => {
-    const ex = new Exchange(resolveConfig(BUSY), T0);
+    const ex = busyExchange();
     const rng = new Rng(7);
     const log: string[] = [];
     let now = T0;

@@ -63,8 +63,12 @@ export class Exchange {
       instruments.map((_, i) => marketHistory?.symbols[i] ?? NO_HISTORY),
       config.sim.history.max_trades_per_symbol,
     );
-    // Live trade ids follow the history's (API.md 9 decisions).
-    for (const inst of instruments) inst.lastTradeId = this.marketData.of(inst.index).lastTradeId;
+    // Live trade ids follow the history's (API.md 9 decisions); so does the last price stops trigger on.
+    for (const inst of instruments) {
+      const data = this.marketData.of(inst.index);
+      inst.lastTradeId = data.lastTradeId;
+      inst.lastPrice = data.lastPrice;
+    }
     this.resting = new RestingOrders<AccountOrder>(instruments.length);
     const { ended_orders, max_ended_orders } = config.sim.account;
     this.history = new OrderHistory(instruments.map((inst) => inst.symbol), ended_orders === 'keep' ? max_ended_orders : 0);
@@ -73,8 +77,9 @@ export class Exchange {
     const tradeLog = new TradeLog();
     const seed = config.sim.seed;
     const open = new OpenOrders(instruments.length, this.resting.orders);
-    this.desk = new AccountDesk(markets, this.matcher, open, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history);
-    this.matcher.connect(this.desk);
+    const keptLists = ended_orders === 'keep' ? max_ended_orders : 0;
+    this.desk = new AccountDesk(markets, this.matcher, open, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history, keptLists);
+    this.matcher.connect(this.desk.fillSink, this.desk.stops);
     this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
     const { resting, history, matcher, desk, generator } = this;
     this.state = {
@@ -83,6 +88,9 @@ export class Exchange {
       depth: matcher.depth,
       orders: resting.orders,
       clientIds: open.clientIds,
+      openOrders: open,
+      stops: desk.stops,
+      orderLists: desk.lists,
       history,
       counterpartyResting: resting.counterpartyResting,
       ledger,
@@ -129,6 +137,9 @@ export class Exchange {
    */
   submit<C extends Command>(cmd: C): Outcome<ResultOf<C>> {
     const result = this.run(cmd);
+    // Issue 33: the stops its trades triggered and the list orders its fills activated run now,
+    // before the next command (a generator's command inside `advance` too).
+    if (this.desk.hasDue) this.desk.runDue(cmd.now);
     // The generator's commands inside `advance`: their events join the outer command's.
     let events = NO_EVENTS;
     if (!this.advancing) {
@@ -174,6 +185,10 @@ export class Exchange {
         return this.desk.cancelReplace(cmd);
       case 'fillOpenOrder':
         return this.desk.fillOpenOrder(cmd);
+      case 'placeOrderList':
+        return this.desk.placeOrderList(cmd);
+      case 'cancelOrderList':
+        return this.desk.cancelOrderList(cmd);
       case 'setLatentMid':
         this.generator.setLatentMid(cmd.symbolIndex, cmd.mid);
         return null;

@@ -19,6 +19,34 @@ export class Instrument {
   lastTradeId = 0;
   /** Count of the account's open orders here (MAX_NUM_ORDERS). */
   accountOpenOrders = 0;
+  /**
+   * The last public trade's price (ticks; the account's, the counterparty's, history's), 0 before
+   * any: what conditional orders trigger on (issue 33). The matcher keeps it.
+   */
+  lastPrice = 0;
+  // Issue 33's state filters (exchangeInfo MAX_NUM_ALGO_ORDERS, MAX_NUM_ICEBERG_ORDERS,
+  // MAX_NUM_ORDER_LISTS): the reference's values here, the instrument's configuration may change them.
+  maxNumAlgoOrders = 5;
+  maxNumIcebergOrders = 5;
+  maxNumOrderLists = 20;
+  /**
+   * MAX_NUM_ORDERS (binance-facts §9: 200 on every symbol): every open order counts, untriggered
+   * and pending ones too. A field so that the engine bench can hold 100k waiting stops.
+   */
+  maxNumOrders = 200;
+  /**
+   * Conditional orders waiting for this symbol's trades (issue 33; MAX_NUM_ALGO_ORDERS counts
+   * them). The account's stop book keeps it, and the window below.
+   */
+  watchedStops = 0;
+  /**
+   * The trigger window (ticks): the matcher hands a trade to the account's trigger check only
+   * when its price reaches `triggerAbove` or `triggerBelow` (the nearest waiting stops; a
+   * tracking trailing stop sets `triggerAbove` to 0: every trade). Without stops they cannot be
+   * reached, so a trade pays two comparisons, with 100k stops far from the touch the same.
+   */
+  triggerAbove = Infinity;
+  triggerBelow = -1;
 
   constructor(
     readonly index: number,
@@ -113,7 +141,7 @@ export function buildMarkets(config: Config): Markets {
     const overrides = config.sim.symbols[cfg.symbol] ?? {};
     const startMid = parseScaled(overrides.start_mid ?? config.sim.start_mid, td);
     const maxNotional = overrides.max_notional === undefined ? null : mustBig(overrides.max_notional, qd);
-    return new Instrument(
+    const inst = new Instrument(
       index,
       cfg,
       td,
@@ -126,6 +154,11 @@ export function buildMarkets(config: Config): Markets {
       maxNotional,
       startMid,
     );
+    // The state filters an instrument's configuration may change (its other order rules are the edge's).
+    if (cfg.max_num_algo_orders !== undefined) inst.maxNumAlgoOrders = cfg.max_num_algo_orders;
+    if (cfg.max_num_iceberg_orders !== undefined) inst.maxNumIcebergOrders = cfg.max_num_iceberg_orders;
+    if (cfg.max_num_order_lists !== undefined) inst.maxNumOrderLists = cfg.max_num_order_lists;
+    return inst;
   });
 
   const startBalances = new Map<string, bigint>();

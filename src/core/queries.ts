@@ -7,7 +7,7 @@ import { apiError, ApiError } from './errors.ts';
 import { findAccountOrder, type TradeQuery } from './account/index.ts';
 import { crosses, NONE } from './book/index.ts';
 import type { CoreState } from './state.ts';
-import type { AccountTrade, AssetBalance, DepthSnapshot, OrderView, Side, Touch } from './types.ts';
+import type { AccountTrade, AssetBalance, DepthSnapshot, OrderListView, OrderView, Side, Touch } from './types.ts';
 export { allOrders, marketNotionalError as placementError, type OrderHistoryQuery } from './account/index.ts';
 
 export function balances(s: CoreState): AssetBalance[] {
@@ -48,7 +48,7 @@ export function openOrderCount(s: CoreState): number {
  * order ended), else the last kept one.
  */
 export function findOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
-  const found = findAccountOrder(s.orders, s.clientIds, ref, 'NO_SUCH_ORDER');
+  const found = findAccountOrder(s.openOrders, s.clientIds, ref, 'NO_SUCH_ORDER');
   if (!(found instanceof ApiError)) return found.account!.view();
   if (found.name !== 'NO_SUCH_ORDER' || !s.history.keeps) return found;
   const { orderId, origClientOrderId } = ref;
@@ -57,6 +57,60 @@ export function findOrder(s: CoreState, ref: OrderRef): OrderView | ApiError {
   // binance-facts §3.8: with both ids the id decides and a client id that does not match is -2039.
   if (orderId !== undefined && origClientOrderId !== undefined && kept.clientOrderId !== origClientOrderId) return apiError('CLIENT_ORDER_ID_MISMATCH');
   return kept;
+}
+
+// ---------------------------------------------------------------- order lists (issue 33)
+
+/** GET orderList / orderList.status: by `orderListId`, or by its list client id (`origClientOrderId`). */
+export interface OrderListLookup {
+  readonly orderListId?: number;
+  readonly origClientOrderId?: string;
+}
+
+/** GET allOrderList / allOrderLists: `fromId`, or a `startTime`-`endTime` window, and `limit` (capped by the edge). */
+export interface OrderListQuery {
+  readonly fromId?: number;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  /** Already capped to 1..ALL_ORDER_LISTS_MAX_LIMIT. */
+  readonly limit: number;
+}
+
+export const ALL_ORDER_LISTS_DEFAULT_LIMIT = 500;
+export const ALL_ORDER_LISTS_MAX_LIMIT = 1000;
+
+/**
+ * An order list by id (the id decides; a client id that does not match it is -2013 too) or by
+ * its list client id (the open one, else the most recent kept one). An ended list is kept with
+ * `ended_orders = "keep"`; otherwise, like an unknown one, it is -2013 (API.md 11).
+ */
+export function orderList(s: CoreState, ref: OrderListLookup): OrderListView | ApiError {
+  const list = ref.orderListId !== undefined ? s.orderLists.byId(ref.orderListId) : ref.origClientOrderId !== undefined ? s.orderLists.byClientId(ref.origClientOrderId, false) : undefined;
+  if (list === undefined) return apiError('NO_SUCH_ORDER');
+  if (ref.orderListId !== undefined && ref.origClientOrderId !== undefined && list.listClientOrderId !== ref.origClientOrderId) return apiError('NO_SUCH_ORDER');
+  return list.view();
+}
+
+/** GET openOrderList / openOrderLists.status: the account's open lists, every symbol, oldest first. */
+export function openOrderLists(s: CoreState): OrderListView[] {
+  return [...s.orderLists.open.values()].map((list) => list.view());
+}
+
+/**
+ * GET allOrderList / allOrderLists (rest-api.md "Query all Order lists"): open and kept lists,
+ * oldest first. `fromId`: the lists with an id >= it; a window: the lists whose last change
+ * (`transactionTime`) falls in it, from `startTime` on the oldest, else the most recent; nothing:
+ * the most recent. The edge has already refused `fromId` with a window and a span over 24 h.
+ */
+export function allOrderLists(s: CoreState, q: OrderListQuery): OrderListView[] {
+  const inWindow = (t: number) => (q.startTime === undefined || t >= q.startTime) && (q.endTime === undefined || t <= q.endTime);
+  let lists = s.orderLists.all().filter((l) => inWindow(l.transactionTime));
+  if (q.fromId !== undefined) {
+    const fromId = q.fromId;
+    lists = lists.filter((l) => l.orderListId >= fromId).slice(0, q.limit);
+  } else if (q.startTime !== undefined) lists = lists.slice(0, q.limit);
+  else lists = lists.slice(Math.max(0, lists.length - q.limit));
+  return lists.map((l) => l.view());
 }
 
 /** The symbol index of an open account order (the fault `fillOpenOrder` parses its qty by it). */

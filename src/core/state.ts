@@ -3,7 +3,7 @@
 // ones (no copies), typed read-only.
 
 import type { BookStore, DepthAggregator, PickList, SymbolBook } from './book/index.ts';
-import type { AccountBookOrder, AccountOrder, Ledger, OrderHistory, TradeLog } from './account/index.ts';
+import type { AccountBookOrder, AccountOrder, Ledger, OpenOrders, OrderHistory, OrderLists, StopBook, TradeLog } from './account/index.ts';
 import type { Markets } from './markets.ts';
 
 /**
@@ -23,6 +23,12 @@ export interface CoreState {
   readonly orders: Pick<BookStore<AccountOrder>, 'account' | 'slotOf' | 'keyAt' | 'remaining' | 'next' | 'prev' | 'levelOf' | 'pick' | 'isAccount' | 'accountAt' | 'size' | 'accountCount'>;
   /** The account's open orders per symbol by client order id. */
   readonly clientIds: readonly ReadonlyMap<string, AccountBookOrder>[];
+  /** The account's open orders by orderId, on the book or off it (issue 33: waiting, pending). */
+  readonly openOrders: Pick<OpenOrders, 'account' | 'offBook' | 'icebergs'>;
+  /** The conditional orders waiting for their trigger. */
+  readonly stops: Pick<StopBook, 'has' | 'waiting' | 'size'>;
+  /** The account's order lists, open and kept. */
+  readonly orderLists: Pick<OrderLists, 'open' | 'byId' | 'byClientId' | 'all' | 'openPerSymbol'>;
   /** The account's ended orders, when `ended_orders = "keep"` (API.md section 10). */
   readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientOrderId' | 'view' | 'updateTime' | 'forward' | 'backward'>;
   /** The counterparty's resting orders per symbol (their slots). */

@@ -3,12 +3,12 @@
 
 import { resolveConfig } from '../config/index.ts';
 import type { SimConfigInput } from '../config/types.ts';
-import type { FlushResult, Outcome } from './commands.ts';
+import type { FlushResult, ListLeg, Outcome, PlaceResult } from './commands.ts';
 import { Exchange } from './exchange.ts';
 import type { SymbolBook } from './book/index.ts';
 import type { Instrument } from './markets.ts';
 import type { Rng } from './rng.ts';
-import type { CoreEvent, ExecutionReport } from './types.ts';
+import type { CoreEvent, ExecutionReport, OrderType, TimeInForce } from './types.ts';
 import { formatPlain, parseScaled, parseScaledBig } from './units.ts';
 
 export const T0 = 1_700_000_000_000;
@@ -128,4 +128,68 @@ export function counterpartyLimit(ex: Exchange, symbolIndex: number, side: 'BUY'
 /** Cancels a resting counterparty order by book key; whether it was resting. */
 export function counterpartyCancel(ex: Exchange, key: number, now = T0): boolean {
   return expectOk(ex.submit({ type: 'counterpartyCancel', now, key }));
+}
+
+// ---------------------------------------------------------------- issue 33: orders beyond the spec
+
+/** An order in decimals as a test writes it; `quoteOrderQty` in quote units. */
+export interface OrderFields {
+  readonly side: 'BUY' | 'SELL';
+  readonly type: OrderType;
+  readonly quantity?: string;
+  readonly price?: string;
+  readonly stopPrice?: string;
+  readonly trailingDelta?: number;
+  readonly icebergQty?: string;
+  readonly quoteOrderQty?: string;
+  readonly timeInForce?: TimeInForce;
+  readonly clientOrderId?: string;
+}
+
+/** One order of a list (or a placement's fields) in ticks and lots. */
+export function legOf(ex: Exchange, symbol: string, f: OrderFields): ListLeg {
+  return {
+    side: f.side,
+    orderType: f.type,
+    timeInForce: f.timeInForce ?? 'GTC',
+    price: f.price === undefined ? 0 : ticks(ex, symbol, f.price),
+    quantity: f.quantity === undefined ? 0 : lots(ex, symbol, f.quantity),
+    clientOrderId: f.clientOrderId ?? null,
+    ...(f.stopPrice !== undefined && { stopPrice: ticks(ex, symbol, f.stopPrice) }),
+    ...(f.trailingDelta !== undefined && { trailingDelta: f.trailingDelta }),
+    ...(f.icebergQty !== undefined && { icebergQty: lots(ex, symbol, f.icebergQty) }),
+  };
+}
+
+/** Places an order given in decimals (any type, issue 33's fields included) on `symbol`. */
+export function submitOrder(ex: Exchange, f: OrderFields, now = T0, symbol = 'BTCUSDT'): Outcome<PlaceResult> {
+  const inst = ex.instrument(symbol)!;
+  const quoteOrderQty = f.quoteOrderQty === undefined ? {} : { quoteOrderQty: atoms(ex, inst.quote, f.quoteOrderQty) };
+  return ex.submit({ type: 'place', now, symbolIndex: inst.index, ...legOf(ex, symbol, f), ...quoteOrderQty });
+}
+
+/**
+ * Public trades between two counterparty orders at each price in turn (a quiet book: nothing
+ * else rests near them); the events they and whatever they triggered caused.
+ */
+export function tradesAt(ex: Exchange, prices: readonly string[], now = T0, symbol = 'BTCUSDT', qty = '0.001'): CoreEvent[] {
+  const inst = ex.instrument(symbol)!;
+  const events: CoreEvent[] = [];
+  for (const price of prices) {
+    const p = ticks(ex, symbol, price);
+    const q = lots(ex, symbol, qty);
+    events.push(...ex.submit({ type: 'counterpartyLimit', now, symbolIndex: inst.index, side: 'SELL', price: p, lots: q }).events);
+    events.push(...ex.submit({ type: 'counterpartyTake', now, symbolIndex: inst.index, side: 'BUY', price: p, lots: q }).events);
+  }
+  return events;
+}
+
+/** Each event as `type` (trade), `x/X` (an execution report, `+cause` if any) or `listStatus l/L`. */
+export function eventTrail(events: readonly CoreEvent[]): string[] {
+  return events.flatMap((e) => {
+    if (e.type === 'execution') return [`${e.order.orderId} ${e.executionType}/${e.order.status}${e.cause ? ` ${e.cause}` : ''}${e.order.expiryReason !== 'NONE' ? ` ${e.order.expiryReason}` : ''}`];
+    if (e.type === 'listStatus') return [`list ${e.list.orderListId} ${e.list.listStatusType}/${e.list.listOrderStatus}`];
+    if (e.type === 'trade') return [`trade ${e.price}`];
+    return [];
+  });
 }

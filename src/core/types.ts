@@ -2,10 +2,18 @@
 // balances and quote amounts in atoms of their asset (bigint). The transports format them.
 
 export type Side = 'BUY' | 'SELL';
-export type OrderType = 'LIMIT' | 'LIMIT_MAKER' | 'MARKET';
+/**
+ * The order types. The spec's three answer everywhere; the four conditional types exist only
+ * with `[sim] order_types = "reference"` (the edge refuses them with -1014 otherwise).
+ */
+export type OrderType = 'LIMIT' | 'LIMIT_MAKER' | 'MARKET' | ConditionalOrderType;
+/** Orders that wait off the book until their stop price (or trailing delta) triggers them. */
+export type ConditionalOrderType = 'STOP_LOSS' | 'STOP_LOSS_LIMIT' | 'TAKE_PROFIT' | 'TAKE_PROFIT_LIMIT';
 export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
 export type OrderStatus =
   | 'NEW'
+  /** An order list's pending order until its working order has filled (OTO, OTOCO). */
+  | 'PENDING_NEW'
   | 'PARTIALLY_FILLED'
   | 'FILLED'
   | 'CANCELED'
@@ -13,12 +21,27 @@ export type OrderStatus =
   | 'EXPIRED'
   | 'EXPIRED_IN_MATCH';
 export type ExecutionType = 'NEW' | 'CANCELED' | 'REPLACED' | 'REJECTED' | 'TRADE' | 'EXPIRED' | 'TRADE_PREVENTION';
-export type RejectReason = 'NONE' | 'INSUFFICIENT_BALANCES' | 'WOULD_MATCH_IMMEDIATELY';
+/** `r` of executionReport (user-data-stream.md "Order Reject Reason"). */
+export type RejectReason = 'NONE' | 'INSUFFICIENT_BALANCES' | 'WOULD_MATCH_IMMEDIATELY' | 'STOP_PRICE_WOULD_TRIGGER_IMMEDIATELY' | 'OCO_BAD_PRICES';
+/** `eR` / `expiryReason` (enums.md "Expiry Reasons"). */
 export type ExpiryReason =
   | 'NONE'
   | 'UNFILLED_IOC_QUANTITY_EXPIRED'
   | 'UNFILLED_FOK_ORDER_EXPIRED'
-  | 'INSUFFICIENT_LIQUIDITY';
+  | 'INSUFFICIENT_LIQUIDITY'
+  /** A conditional or pending order that failed when it triggered or was activated. */
+  | 'REJECTED'
+  /** The other order of an OCO pair started working or filled. */
+  | 'OCO_TRIGGER'
+  /** The working order of an OTO/OTOCO expired, so the pending order(s) did too. */
+  | 'OTO_PHASE_ONE_EXPIRED';
+
+/** An order list's kind (enums.md ContingencyType): OTO also for OTOCO, as the reference shows. */
+export type ContingencyType = 'OCO' | 'OTO';
+/** `listStatusType` / `l`. */
+export type ListStatusType = 'RESPONSE' | 'EXEC_STARTED' | 'UPDATED' | 'ALL_DONE';
+/** `listOrderStatus` / `L`. */
+export type ListOrderStatus = 'EXECUTING' | 'ALL_DONE' | 'REJECT';
 
 /** The only self-trade prevention mode the simulator supports (spec 1.4). */
 export const STP_MODE = 'EXPIRE_MAKER';
@@ -46,6 +69,39 @@ export interface OrderView {
   readonly workingTime: number;
   readonly isWorking: boolean;
   readonly expiryReason: ExpiryReason;
+  // ---- issue 33 (order_types = "reference"); with "spec" they keep their "none" values.
+  /** Ticks; 0: none (`stopPrice` "0.00000000"). For a trailing stop without one, stays 0. */
+  readonly stopPrice: number;
+  /** Lots of the visible part of an iceberg; 0: not an iceberg. */
+  readonly icebergQty: number;
+  /** BIPS; 0: not a trailing stop. */
+  readonly trailingDelta: number;
+  /** When the trailing stop started tracking (`trailingTime`, `D`); -1 until then. */
+  readonly trailingTime: number;
+  /** The order list it belongs to; -1: none. */
+  readonly orderListId: number;
+  /** Quote atoms of a `quoteOrderQty` MARKET order (`origQuoteOrderQty`, `Q`); 0n: none. */
+  readonly quoteOrderQty: bigint;
+}
+
+/** An order of a list as list responses and `listStatus` events name it. */
+export interface ListOrderRef {
+  readonly symbol: string;
+  readonly orderId: number;
+  readonly clientOrderId: string;
+}
+
+/** An order list's state (rest-api.md "Query Order list"; the `listStatus` event's fields). */
+export interface OrderListView {
+  readonly orderListId: number;
+  readonly contingencyType: ContingencyType;
+  readonly listStatusType: ListStatusType;
+  readonly listOrderStatus: ListOrderStatus;
+  readonly listClientOrderId: string;
+  readonly transactionTime: number;
+  readonly symbol: string;
+  /** Its orders in orderId order (the stop leg of an OCO first). */
+  readonly orders: readonly ListOrderRef[];
 }
 
 /** A fill of the account's order, as FULL responses and myTrades show it. */
@@ -93,6 +149,12 @@ export interface ExecutionReport {
   readonly counterOrderId: number;
   /** For TRADE_PREVENTION: the prevented match's id (`v`); -1 otherwise. */
   readonly preventedMatchId: number;
+  /**
+   * Issue 33: on the NEW report of a conditional order whose stop triggered ('trigger') or of an
+   * order list's pending order that became active ('activation'); absent otherwise. Not on the
+   * wire: the edge counts them (stats) and the fixture can wait for them.
+   */
+  readonly cause?: 'trigger' | 'activation';
 }
 
 /** A match self-trade prevention stopped (binance-facts §8): one item of `preventedMatches`. */
@@ -138,7 +200,19 @@ export interface PublicTrade {
   readonly buyerIsMaker: boolean;
 }
 
-export type CoreEvent = ExecutionReport | BalanceEvent | PublicTrade;
+/**
+ * An order list changed (user-data-stream.md `listStatus`): sent after the executionReports of
+ * the orders whose change caused it, in the same command's events.
+ */
+export interface ListStatusEvent {
+  readonly type: 'listStatus';
+  readonly eventTime: number;
+  readonly list: OrderListView;
+  /** `r`: NONE, or the reject reason of a refused list (RESPONSE events are not sent here). */
+  readonly listRejectReason: 'NONE';
+}
+
+export type CoreEvent = ExecutionReport | BalanceEvent | PublicTrade | ListStatusEvent;
 
 /** One symbol's `depthUpdate` of a batch (spec 6.1). Levels are [ticks, lots]. */
 export interface DepthDiff {

@@ -3,11 +3,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENDPOINTS } from '../api/endpoints.ts';
+import { routesFor } from '../api/endpoints.ts';
 import { FaultRangeError, FaultRuleError } from './checks.ts';
 import { FaultRules, MAX_RULES } from './rules.ts';
 import type { EndpointInfo, FaultRule } from './rule.ts';
 
+/** The endpoints served with order_types = "spec" (the default); the reference's list rows are tested below. */
+const ENDPOINTS = routesFor('spec').endpoints;
 const endpoint = (id: string): EndpointInfo => ENDPOINTS.find((e) => (e.ws ?? e.id) === id)!;
 const PLACE = endpoint('order.place');
 const CANCEL = endpoint('order.cancel');
@@ -176,4 +178,24 @@ test(`at most ${MAX_RULES} rules of users at once`, () => {
   assert.throws(() => rules.use({ on: 'ping', action: { close: true } }), FaultRangeError);
   rules.clear();
   rules.use({ on: 'ping', action: { close: true } });
+});
+
+test('with order_types = "reference" the order-list rows are endpoints too: listed, and the ack delay covers their WS API placements and cancel', () => {
+  const reference = new FaultRules(routesFor('reference').endpoints);
+  assert.deepEqual(
+    reference.endpoints().filter((e) => e.id.startsWith('orderList') || e.id.includes('OrderList')).map((e) => `${e.id} ${e.rest}`),
+    [
+      'orderList.place POST /api/v3/order/oco',
+      'orderList.place.oco POST /api/v3/orderList/oco',
+      'orderList.place.oto POST /api/v3/orderList/oto',
+      'orderList.place.otoco POST /api/v3/orderList/otoco',
+      'orderList.cancel DELETE /api/v3/orderList',
+      'orderList.status GET /api/v3/orderList',
+      'openOrderLists.status GET /api/v3/openOrderList',
+      'allOrderLists GET /api/v3/allOrderList',
+    ],
+  );
+  assert.equal(new FaultRules(ENDPOINTS).endpoints().some((e) => e.id.startsWith('orderList')), false);
+  reference.arm('ackDelay', 0, 10);
+  assert.deepEqual(reference.list()[0]!.on, ['order.place', 'order.cancel', 'order.cancelReplace', 'order.amend.keepPriority', 'openOrders.cancelAll', 'orderList.place', 'orderList.place.oco', 'orderList.place.oto', 'orderList.place.otoco', 'orderList.cancel']);
 });

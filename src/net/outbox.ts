@@ -148,5 +148,5 @@ export class Outbox {
 }
 
 function isAccountEvent(e: CoreEvent): boolean {
-  return e.type === 'execution' || e.type === 'balances';
+  return e.type === 'execution' || e.type === 'balances' || e.type === 'listStatus';
 }

@@ -4,7 +4,6 @@
 // (spec 4.4).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { REST_PATHS, REST_ROUTES } from '../api/endpoints.ts';
 import { parseRestParams } from '../api/params.ts';
 import { jsonText } from '../api/raw-json.ts';
 import type { Reply, Service } from '../api/service.ts';
@@ -66,12 +65,12 @@ export function createRestHandler(options: RestOptions): (req: IncomingMessage, 
     if (!options.outbox.isCurrent(world)) return void res.destroy();
     if (body === null) return send(res, service.error(apiError('PAYLOAD_TOO_LARGE', MAX_BODY_BYTES), service.clock.now()), true);
     if (options.extraRoutes?.(req, res, path, body)) return;
-    const endpoint = REST_ROUTES.get(`${req.method} ${path}`);
+    const endpoint = service.routes.rest.get(`${req.method} ${path}`);
     // A fault rule may hold the request unanswered and not carried out (set_rest_unresponsive).
     const held = service.faults.arrival(endpoint, 'rest');
     if (held !== null) return void res.once('close', held.hold(() => res.destroy()));
     if (endpoint === undefined) {
-      const what = REST_PATHS.has(path) ? `${req.method} ${path}` : path;
+      const what = service.routes.paths.has(path) ? `${req.method} ${path}` : path;
       const notFound = service.error(apiError('NOT_FOUND', what), service.clock.now());
       options.onReply?.(undefined, notFound, { method: req.method ?? '', path, receivedAt });
       return send(res, notFound);

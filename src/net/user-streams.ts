@@ -61,6 +61,7 @@ export class UserStreams {
     for (const e of events) {
       if (e.type === 'execution') out.push(this.wire.executionReport(e));
       else if (e.type === 'balances') out.push(this.wire.accountPosition(e));
+      else if (e.type === 'listStatus') out.push(this.wire.listStatus(e));
     }
     return out;
   }

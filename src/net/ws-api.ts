@@ -6,7 +6,7 @@
 
 import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
-import { WS_METHODS, type Endpoint } from '../api/endpoints.ts';
+import type { Endpoint } from '../api/endpoints.ts';
 import { parseWsParams } from '../api/params.ts';
 import { rateLimitsText, type OrderCounts } from '../api/rate-limit-shapes.ts';
 import { parseExact, roundedIntegers } from '../api/exact-json.ts';
@@ -177,7 +177,7 @@ export class WsApiConnection implements ConnectionControl {
     if (idJson === null) return { id: 'null', error: apiError('INVALID_PARAMETER', 'id') };
     if (raw.method === undefined || raw.method === null || raw.method === '') return { id: idJson, error: apiError('MANDATORY_PARAM', 'method') };
     if (typeof raw.method !== 'string') return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
-    const endpoint = WS_METHODS.get(raw.method.charCodeAt(0) === 118 /* v */ ? raw.method.replace(VERSION_PREFIX, '') : raw.method);
+    const endpoint = this.hooks.service.routes.ws.get(raw.method.charCodeAt(0) === 118 /* v */ ? raw.method.replace(VERSION_PREFIX, '') : raw.method);
     if (endpoint === undefined) return { id: idJson, error: apiError('INVALID_PARAMETER', 'method') };
     return { idJson, endpoint, raw };
   }

@@ -8,12 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
+import type { Outcome } from '../commands.ts';
 import type { Exchange } from '../exchange.ts';
 import { makeExchange, reports, T0 } from '../test-support.ts';
 import type { CoreEvent } from '../types.ts';
 import { formatPlain, formatScaled } from '../units.ts';
 import { cancelOrder, fillOpenOrder, placeOrder } from '../../api/orders.ts';
-import { allTrades, balance, balances } from '../queries.ts';
+import { allTrades, balance, balances, openOrders } from '../queries.ts';
 import { invariantViolations } from '../invariants.ts';
 import { counterpartyLimit, counterpartyCancel } from '../test-support.ts';
 
@@ -30,6 +31,12 @@ interface Step {
   /** How the order is filled: by the counterparty (maker) in pieces, or by crossing it (taker). */
   readonly fill: 'maker' | 'taker';
   readonly pieces: readonly number[];
+  /**
+   * Issue 33: how the maker order comes to rest: placed as is, as an iceberg (refilled between
+   * pieces), as a STOP_LOSS_LIMIT a trade triggers, or as the LIMIT_MAKER leg of an OCO (the
+   * pair's one hold becomes the leg's own at its first fill).
+   */
+  readonly kind: 'plain' | 'iceberg' | 'stop' | 'oco';
 }
 
 const step: fc.Arbitrary<Step> = fc.record({
@@ -38,6 +45,7 @@ const step: fc.Arbitrary<Step> = fc.record({
   lots: fc.integer({ min: 1, max: 200_000 }),
   fill: fc.constantFrom('maker' as const, 'taker' as const),
   pieces: fc.array(fc.integer({ min: 1, max: 50_000 }), { minLength: 1, maxLength: 4 }),
+  kind: fc.constantFrom('plain' as const, 'iceberg' as const, 'stop' as const, 'oco' as const),
 });
 
 /** A fee rate in bps with up to 2 decimals (the configuration's precision). */
@@ -66,10 +74,8 @@ function run(ex: Exchange, s: Step, now: number, drain = false): CoreEvent[] {
     if (key !== 0) counterpartyCancel(ex, key);
     return events;
   }
-  const placed = placeOrder(ex, { symbol: BTC, side: s.side, type: 'LIMIT', timeInForce: 'GTC', price, quantity }, now);
-  events.push(...placed.events);
-  if (!placed.ok || placed.value.order.status !== 'NEW') return events;
-  const orderId = placed.value.order.orderId;
+  const orderId = restMaker(ex, s, now, events);
+  if (orderId === null) return events;
   const drained: number[] = [];
   if (drain) {
     // Half the step's price (at least one tick), so the filler rests behind the step's order.
@@ -95,6 +101,45 @@ function run(ex: Exchange, s: Step, now: number, drain = false): CoreEvent[] {
   }
   for (const id of [orderId, ...drained]) events.push(...cancelOrder(ex, { symbol: BTC, orderId: id }, now).events);
   return events;
+}
+
+/** Rests the step's maker order as its kind says; its orderId, or null when it did not rest. */
+function restMaker(ex: Exchange, s: Step, now: number, events: CoreEvent[]): number | null {
+  const inst = ex.instrument(BTC)!;
+  const leg = { side: s.side, timeInForce: 'GTC', price: s.ticks, quantity: s.lots, clientOrderId: null } as const;
+  const resting = (outcome: Outcome<{ order: { orderId: number; status: string } }>, id?: number): number | null => {
+    events.push(...outcome.events);
+    if (!outcome.ok) return null;
+    const found = openOrders(ex.state, BTC).find((o) => o.orderId === (id ?? outcome.value.order.orderId));
+    return found !== undefined && found.isWorking && found.executedQty === 0 ? found.orderId : null;
+  };
+  // A last trade next to the price, between two counterparty orders, for the stop and the OCO.
+  const tradeAt = (ticks: number) => {
+    counterpartyLimit(ex, inst.index, 'SELL', ticks, 1, now);
+    events.push(...ex.submit({ type: 'counterpartyTake', now, symbolIndex: inst.index, side: 'BUY', price: ticks, lots: 1 }).events);
+  };
+  const away = s.side === 'BUY' ? 1 : -1;
+  if (s.kind === 'iceberg') return resting(ex.submit({ type: 'place', now, symbolIndex: inst.index, orderType: 'LIMIT', ...leg, icebergQty: Math.max(1, Math.floor(s.lots / 3)) }));
+  if (s.kind === 'stop' && s.ticks > 2) {
+    tradeAt(s.ticks);
+    const placed = ex.submit({ type: 'place', now, symbolIndex: inst.index, orderType: 'STOP_LOSS_LIMIT', ...leg, stopPrice: s.ticks + away });
+    events.push(...placed.events);
+    if (!placed.ok) return null;
+    tradeAt(s.ticks + away);
+    return resting({ ok: true, value: placed.value, events: [] });
+  }
+  if (s.kind === 'oco' && s.ticks > 3) {
+    tradeAt(s.ticks + away);
+    const stopLoss = { ...leg, orderType: 'STOP_LOSS', price: 0, stopPrice: s.ticks + 2 * away } as const;
+    const maker = { ...leg, orderType: 'LIMIT_MAKER' } as const;
+    const placed = ex.submit({ type: 'placeOrderList', now, symbolIndex: inst.index, listClientOrderId: null, contingency: 'OCO', ...(s.side === 'BUY' ? { above: stopLoss, below: maker } : { above: maker, below: stopLoss }) });
+    events.push(...placed.events);
+    if (!placed.ok) return null;
+    return resting({ ok: true, value: placed.value.orderReports[1]!, events: [] });
+  }
+  const price = formatPlain(s.ticks, inst.tickDecimals);
+  const quantity = formatPlain(s.lots, inst.lotDecimals);
+  return resting(placeOrder(ex, { symbol: BTC, side: s.side, type: 'LIMIT', timeInForce: 'GTC', price, quantity }, now));
 }
 
 function checkCommissions(ex: Exchange, events: readonly CoreEvent[], maker: string, taker: string, rich: boolean): void {

@@ -6,11 +6,15 @@
 // kept-orders.ts and client-id-table.ts; order-history-query.ts for allOrders). It sees books only
 // through the book room's interface (book/index.ts). Everything outside the room imports this file.
 
-export { AccountDesk, MAX_OPEN_ORDERS_PER_SYMBOL } from './account-desk.ts';
+export { AccountDesk } from './account-desk.ts';
 export { AccountOrder, type AccountBookOrder } from './account-order.ts';
 export { OpenOrders, findAccountOrder } from './open-orders.ts';
 export { marketNotionalError } from './market-notional.ts';
 export { Ledger } from './ledger.ts';
 export { TradeLog, MY_TRADES_DEFAULT_LIMIT, MY_TRADES_MAX_LIMIT, type TradeQuery } from './trade-log.ts';
 export { OrderHistory } from './order-history.ts';
+export { StopBook } from './stops.ts';
+export { OrderList, OrderLists } from './order-lists.ts';
+export { needOf, largerNeed, type Need } from './holds.ts';
+export { isConditional, type OrderPhase } from './account-order.ts';
 export { allOrders, ALL_ORDERS_DEFAULT_LIMIT, ALL_ORDERS_MAX_LIMIT, type OrderHistoryQuery, type AccountOrdersView } from './order-history-query.ts';

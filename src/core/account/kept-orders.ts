@@ -17,11 +17,23 @@ const CHUNK = 4096;
 const CLIENT_ID_BYTES = 36;
 
 const STATUSES: readonly OrderStatus[] = ['NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED', 'EXPIRED', 'EXPIRED_IN_MATCH'];
-const TYPES: readonly OrderType[] = ['LIMIT', 'LIMIT_MAKER', 'MARKET'];
+const TYPES: readonly OrderType[] = ['LIMIT', 'LIMIT_MAKER', 'MARKET', 'STOP_LOSS', 'STOP_LOSS_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_LIMIT'];
 const TIFS: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK'];
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
-const EXPIRY_REASONS: readonly ExpiryReason[] = ['NONE', 'UNFILLED_IOC_QUANTITY_EXPIRED', 'UNFILLED_FOK_ORDER_EXPIRED', 'INSUFFICIENT_LIQUIDITY'];
+const EXPIRY_REASONS: readonly ExpiryReason[] = ['NONE', 'UNFILLED_IOC_QUANTITY_EXPIRED', 'UNFILLED_FOK_ORDER_EXPIRED', 'INSUFFICIENT_LIQUIDITY', 'REJECTED', 'OCO_TRIGGER', 'OTO_PHASE_ONE_EXPIRED'];
 const MAX_INT64 = (1n << 63n) - 1n;
+
+/** An order's issue-33 fields (a row keeps them only when one of them is set). */
+type Extras = Pick<OrderView, 'stopPrice' | 'icebergQty' | 'trailingDelta' | 'trailingTime' | 'orderListId' | 'quoteOrderQty'>;
+const NO_EXTRAS: Extras = { stopPrice: 0, icebergQty: 0, trailingDelta: 0, trailingTime: -1, orderListId: -1, quoteOrderQty: 0n };
+const extrasOf = (o: AccountOrder): Extras => ({
+  stopPrice: o.stopPrice,
+  icebergQty: o.icebergQty,
+  trailingDelta: o.trailingDelta,
+  trailingTime: o.trailingTime,
+  orderListId: o.orderListId,
+  quoteOrderQty: o.quoteOrderQty,
+});
 const codeOf = <T extends string>(table: readonly T[]) => Object.fromEntries(table.map((name, i) => [name, i])) as Record<T, number>;
 const STATUS_CODE = codeOf(STATUSES);
 const TYPE_CODE = codeOf(TYPES);
@@ -48,7 +60,7 @@ const PREVENTED_QTY = 4;
 const TIME = 5;
 const UPDATE_TIME = 6;
 const WORKING_TIME = 7;
-/** symbolIndex + 65536 * (status + 8 * (type + 4 * (timeInForce + 4 * (side + 2 * expiryReason)))). */
+/** symbolIndex + 65536 * (status + 8 * (type + 8 * (timeInForce + 4 * (side + 2 * expiryReason)))): below 2^31. */
 const CODES = 8;
 const F = 9;
 const B = CLIENT_ID_BYTES + 1;
@@ -65,6 +77,8 @@ export class KeptOrderRows {
   /** Rare values that do not fit their column (a client id beyond 36 ASCII, a cumQuote beyond int64). */
   private readonly longClientIds = new Map<number, string>();
   private readonly bigCumQuotes = new Map<number, bigint>();
+  /** Issue 33's fields of the rows that have any (conditional, iceberg, listed, quote-amount orders). */
+  private readonly extras = new Map<number, Extras>();
   /** The last chunk dropped, for the next one needed. */
   private spare: Chunk | null = null;
 
@@ -108,7 +122,8 @@ export class KeptOrderRows {
     n[at + TIME] = o.time;
     n[at + UPDATE_TIME] = o.updateTime;
     n[at + WORKING_TIME] = o.workingTime;
-    n[at + CODES] = symbolIndex + 65536 * (STATUS_CODE[o.status] + 8 * (TYPE_CODE[o.type] + 4 * (TIF_CODE[o.timeInForce] + 4 * (SIDE_CODE[o.side] + 2 * EXPIRY_CODE[o.expiryReason]))));
+    n[at + CODES] = symbolIndex + 65536 * (STATUS_CODE[o.status] + 8 * (TYPE_CODE[o.type] + 8 * (TIF_CODE[o.timeInForce] + 4 * (SIDE_CODE[o.side] + 2 * EXPIRY_CODE[o.expiryReason]))));
+    if (o.stopPrice !== 0 || o.icebergQty !== 0 || o.trailingDelta !== 0 || o.orderListId !== -1 || o.quoteOrderQty !== 0n) this.extras.set(seq, extrasOf(o));
     if (o.cumQuote <= MAX_INT64) c.cumQuote[i] = o.cumQuote;
     else this.bigCumQuotes.set(seq, o.cumQuote);
     this.writeClientId(c, i, seq, o.clientOrderId);
@@ -120,6 +135,7 @@ export class KeptOrderRows {
     const seq = this.oldestSeq++;
     if (this.longClientIds.size > 0) this.longClientIds.delete(seq);
     if (this.bigCumQuotes.size > 0) this.bigCumQuotes.delete(seq);
+    if (this.extras.size > 0) this.extras.delete(seq);
     if (this.oldestSeq - this.firstChunkSeq >= CHUNK) {
       this.spare = this.chunks.shift()!;
       this.firstChunkSeq += CHUNK;
@@ -166,8 +182,8 @@ export class KeptOrderRows {
     let codes = Math.floor(n[at + CODES]! / 65536);
     const status = STATUSES[codes % 8]!;
     codes = Math.floor(codes / 8);
-    const type = TYPES[codes % 4]!;
-    codes = Math.floor(codes / 4);
+    const type = TYPES[codes % 8]!;
+    codes = Math.floor(codes / 8);
     const timeInForce = TIFS[codes % 4]!;
     codes = Math.floor(codes / 4);
     const side = SIDES[codes % 2]!;
@@ -191,6 +207,7 @@ export class KeptOrderRows {
       workingTime,
       isWorking: workingTime >= 0,
       expiryReason,
+      ...(this.extras.get(seq) ?? NO_EXTRAS),
     };
   }
 

@@ -23,6 +23,11 @@ export class Order<A = unknown> {
   slot = NONE;
   /** Open quantity (lots): what is left after fills and self-trade prevention. */
   remaining: number;
+  /**
+   * An iceberg's visible part (lots): the book shows at most this much of it, and when that is
+   * filled the next part goes to the back of its level (issue 33). 0: all of it shows.
+   */
+  display = 0;
 
   constructor(
     /** The orderId (> 0) for the account; 0 for a counterparty taker. */

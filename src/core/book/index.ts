@@ -8,7 +8,7 @@
 // this file, never the room's other files (src/architecture.test.ts).
 
 export { Order, Level, BookSide, SymbolBook, type BookStore } from './book.ts';
-export { Matcher, crosses, type FillSink, type PublicTrades } from './matcher.ts';
+export { Matcher, crosses, type FillSink, type PublicTrades, type TradeWatch } from './matcher.ts';
 export { RestingOrders, PickList } from './resting-orders.ts';
 export { DepthAggregator } from './depth-aggregator.ts';
 export { NONE, OrderStore } from './order-store.ts';

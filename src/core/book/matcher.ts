@@ -26,6 +26,14 @@ export interface FillSink<A> {
   makerPrevented(inst: Instrument, maker: Order<A>, qty: number, taker: Order<A>, now: number): void;
 }
 
+/**
+ * Who waits for a symbol's trades (the account's conditional orders, issue 33): told of a public
+ * trade, after it settled, when its price reaches the instrument's trigger window.
+ */
+export interface TradeWatch {
+  traded(inst: Instrument, price: number, now: number): void;
+}
+
 /** Where each public trade goes: the symbol's tape and bars (the market room's MarketData). */
 export interface PublicTrades {
   of(symbolIndex: number): { record(price: number, qty: number, time: number, buyerIsMaker: boolean, newAggregate: boolean): void };
@@ -35,6 +43,7 @@ export class Matcher<A = unknown> {
   readonly books: SymbolBook[];
   readonly depth: DepthAggregator[];
   private account: FillSink<A> | null = null;
+  private watch: TradeWatch | null = null;
 
   constructor(
     private readonly instruments: readonly Instrument[],
@@ -48,8 +57,9 @@ export class Matcher<A = unknown> {
   }
 
   /** The account's side, built after the matcher (it needs the matcher to put orders on the book). */
-  connect(account: FillSink<A>): void {
+  connect(account: FillSink<A>, watch: TradeWatch | null = null): void {
     this.account = account;
+    this.watch = watch;
   }
 
   /**
@@ -98,12 +108,25 @@ export class Matcher<A = unknown> {
     const buyerIsMaker = opposite.side === 'BUY';
     this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker });
     this.marketData.of(inst.index).record(price, qty, now, buyerIsMaker, newAggregate);
+    inst.lastPrice = price;
     if (account !== null) {
       account.remaining -= qty;
       this.account!.settleFill(inst, account, qty, price, tradeId, true, now, null);
       if (account.remaining === 0) this.resting.orders.removeAccount(account);
+      else if (open === qty) this.refill(inst, opposite, account);
     }
     if (taker.account !== null) this.account!.settleFill(inst, taker, qty, price, tradeId, false, now, fills);
+    if (price >= inst.triggerAbove || price <= inst.triggerBelow) this.watch!.traded(inst, price, now);
+  }
+
+  /**
+   * An iceberg's visible part was filled and it has more: the next part goes to the back of its
+   * level, in the same slot (a refill sends no event; the depth shows it). Matching goes on
+   * through the level and meets it again there.
+   */
+  private refill(inst: Instrument, side: BookSide, order: Order<A>): void {
+    const level = side.add(order.slot, order.price, visiblePart(order));
+    this.levelChanged(inst, side.side, level);
   }
 
   private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order<A>, taker: Order<A>, now: number): void {
@@ -118,7 +141,7 @@ export class Matcher<A = unknown> {
   /** Puts an account order at the back of its level, in a slot of its own (order.slot). */
   rest(inst: Instrument, order: Order<A>): void {
     this.resting.orders.addAccount(order);
-    const level = this.books[inst.index]!.sideOf(order.side).add(order.slot, order.price, order.remaining);
+    const level = this.books[inst.index]!.sideOf(order.side).add(order.slot, order.price, visiblePart(order));
     this.levelChanged(inst, order.side, level);
   }
 
@@ -146,13 +169,20 @@ export class Matcher<A = unknown> {
     this.resting.retireCounterparty(inst.index, slot);
   }
 
-  /** Reduces a resting account order in place, keeping its priority (amend). */
+  /**
+   * Reduces a resting account order in place, keeping its priority (amend). An iceberg's visible
+   * part shrinks only when what is left falls below it (API.md 11).
+   */
   reduce(inst: Instrument, order: Order<A>, lots: number): void {
     const side = this.books[inst.index]!.sideOf(order.side);
-    const level = this.resting.orders.levelOf(order.slot);
-    side.reduce(order.slot, level, lots);
+    const store = this.resting.orders;
+    const level = store.levelOf(order.slot);
     order.remaining -= lots;
-    this.levelChanged(inst, order.side, level);
+    const shown = store.remaining(order.slot);
+    if (shown > order.remaining) {
+      side.reduce(order.slot, level, shown - order.remaining);
+      this.levelChanged(inst, order.side, level);
+    }
   }
 
   /** Whether a taker of `side` at `price` would meet the opposite best. */
@@ -178,9 +208,10 @@ export class Matcher<A = unknown> {
   /**
    * The counterparty's makers a taker of `side` for `lots` would meet, best first, each with the
    * lots it would give (the account's own are skipped: self-trade prevention expires them):
-   * `visit(priceTicks, lots)`. What a MARKET order's balance check prices.
+   * `visit(priceTicks, lots)`, which may stop the walk by answering false. What a MARKET order's
+   * balance check prices, and what a `quoteOrderQty` MARKET order sizes itself by.
    */
-  forEachCounterpartyFill(inst: Instrument, side: Side, lots: number, visit: (price: number, lots: number) => void): void {
+  forEachCounterpartyFill(inst: Instrument, side: Side, lots: number, visit: (price: number, lots: number) => boolean | void): void {
     const levels = this.books[inst.index]!.oppositeOf(side).levels;
     const store = this.resting.orders;
     let need = lots;
@@ -189,7 +220,7 @@ export class Matcher<A = unknown> {
       for (let o = level.head; o !== NONE && need > 0; o = store.next(o)) {
         if (store.isAccount(o)) continue;
         const q = Math.min(need, store.remaining(o));
-        visit(level.price, q);
+        if (visit(level.price, q) === false) return;
         need -= q;
       }
     }
@@ -234,6 +265,11 @@ export class Matcher<A = unknown> {
   private levelChanged(inst: Instrument, side: Side, level: Level): void {
     this.depth[inst.index]!.record(side, level, ++inst.updateId);
   }
+}
+
+/** What the book shows of an order: all of it, or an iceberg's visible part. */
+function visiblePart(order: Order): number {
+  return order.display !== 0 && order.display < order.remaining ? order.display : order.remaining;
 }
 
 /** Whether a taker of `side` limited at `price` meets a level at `levelPrice`. */

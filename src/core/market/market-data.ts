@@ -100,6 +100,17 @@ export class SymbolMarketData {
     this.folded = upTo;
   }
 
+  /**
+   * The last trade's price (ticks): the tape's, else history's last bar's close; 0: none ever.
+   * Reads history's bars without copying them (see `ownedBars`).
+   */
+  get lastPrice(): number {
+    const t = this.tape;
+    if (t.size > 0) return t.price(t.size - 1);
+    const bars = this.ownBars ?? this.history.bars();
+    return bars.count === 0 ? 0 : bars.get(bars.count - 1, C);
+  }
+
   /** Latest trade id (history's when no live trade yet); 0: none ever. */
   get lastTradeId(): number {
     return this.tape.lastId;
