@@ -51,7 +51,7 @@ let sim: Simulator;
 let client: SpotSimClient;
 let ws: WsApiClient;
 before(async () => {
-  sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, generator: { enabled: false } } } });
+  sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, generator: { enabled: false }, order_types: 'reference' } } });
   client = new SpotSimClient(sim);
   ws = await client.wsApi();
 });
