@@ -196,6 +196,23 @@ test('every list placement on both transports, each cancelled on the other; list
   expect(await client.rest.openOrders()).toEqual([]);
 });
 
+test('rejectNextOrders counts a list placement as one placement, refused whole with -2010 on REST and the WS API; then placements go through', async ({ client, faults, market }) => {
+  tradeAt(market, '60000');
+  faults.rejectNextOrders(2);
+  expect(faults.rules()).toEqual([
+    expect.objectContaining({ on: ['order.place', 'orderList.place', 'orderList.place.oco', 'orderList.place.oto', 'orderList.place.otoco'], times: 2, preset: 'rejectNextOrders' }),
+  ]);
+  const closed = { status: 400, code: -2010, msg: 'Market is closed.' };
+  await expect(client.rest.newOrderListOco(SELL_OCO)).rejects.toMatchObject(closed);
+  const api = await client.wsApi();
+  await expect(api.placeOrderListOto(OTO)).rejects.toMatchObject({ code: -2010, msg: 'Market is closed.' });
+  expect(await client.rest.openOrders()).toEqual([]);
+  expect(await client.rest.openOrderLists()).toEqual([]);
+  // Both counts are spent: the next list goes through, and the refused ones took no list id.
+  expect(await client.rest.newOrderListOco(SELL_OCO)).toMatchObject({ orderListId: 1, listOrderStatus: 'EXECUTING' });
+  expect(faults.rules()).toEqual([]);
+});
+
 test('fault rules name the list operations by their ids: an injected error on orderList.place.oco, the ack delay on orderList.cancel', async ({ sim, client, faults, market }) => {
   expect(faults.endpoints().map((e) => e.id)).toEqual(expect.arrayContaining(['orderList.place.oco', 'orderList.cancel', 'allOrderLists']));
   tradeAt(market, '60000');
