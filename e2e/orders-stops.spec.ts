@@ -88,16 +88,19 @@ test('toHaveOpenOrder waits for working state: a stop until its trigger has isWo
   await working;
 });
 
-test('stats().triggers counts each trigger, and the control API reports the same figure', async ({ sim, client, market }) => {
+test('stats().triggers counts each trigger (sinceMark.triggers those since mark()), and the control API reports the same figures', async ({ sim, client, market }) => {
   const before = sim.stats();
+  sim.mark();
   tradeAt(market, '60000');
   for (const stopPrice of ['59500', '59000']) await client.rest.newOrder({ symbol: SYMBOL, side: 'SELL', type: 'STOP_LOSS_LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '50000', stopPrice });
   expect(sim.stats().triggers).toBe(before.triggers);
   market.place({ symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '1' });
   tradeAt(market, '59000'); // one trade crosses both stop prices
   expect(sim.stats().triggers).toBe(before.triggers + 2);
+  expect(sim.stats().sinceMark.triggers).toBe(2);
   const over = await (await fetch(`${sim.urls.http}/sim/v1/stats`)).json();
   expect(over.result.triggers).toBe(before.triggers + 2);
+  expect(over.result.sinceMark.triggers).toBe(2);
   // A trigger reports NEW again: it is not a new order.
   expect(sim.stats().orders).toBe(before.orders + 2);
 });
