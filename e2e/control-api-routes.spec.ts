@@ -41,7 +41,7 @@ test.describe('stats, mark, open client order ids, reset, advance-time', () => {
 
       expect(await control.request(listener, 'POST', 'mark')).toEqual({ status: 200, body: { result: null } });
       const marked = (await control.request(listener, 'GET', 'stats')).body.result.sinceMark;
-      expect(marked).toEqual({ minOpenOrders: 2, orders: 0, cancels: 0, fills: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
+      expect(marked).toEqual({ minOpenOrders: 2, orders: 0, cancels: 0, fills: 0, triggers: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
 
       expect(await control.request(listener, 'GET', 'open-client-order-ids')).toEqual({ status: 200, body: { result: ['cid-a', 'cid-b'] } });
       await client.rest.cancelOrder({ symbol: SYMBOL, origClientOrderId: 'cid-a' });

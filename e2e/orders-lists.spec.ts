@@ -51,6 +51,23 @@ test('OCO on REST: the stop leg first, FULL reports by default; the limit leg fi
   await expect(client.rest.getOrderList({ orderListId: 1 })).rejects.toMatchObject({ code: -2013, msg: 'Order does not exist.' });
 });
 
+test('myTrades on REST and the WS API: a list order\'s trade carries its orderListId, an order of no list -1', async ({ client, market }) => {
+  tradeAt(market, '60000');
+  const oco = await client.rest.newOrderListOco(SELL_OCO);
+  market.place({ symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '61000', quantity: '0.01' });
+  market.place({ symbol: SYMBOL, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '61000', quantity: '0.001' });
+  const plain = await client.rest.newOrder({ symbol: SYMBOL, side: 'BUY', type: 'MARKET', quantity: '0.001' });
+  const limitLeg = oco.orderReports[1]!.orderId;
+  const expected = [
+    [limitLeg, oco.orderListId],
+    [plain.orderId, -1],
+  ];
+  const rows = (trades: { orderId: number; orderListId: number }[]) => trades.map((t) => [t.orderId, t.orderListId]);
+  expect(rows(await client.rest.myTrades({ symbol: SYMBOL }))).toEqual(expected);
+  const api = await client.wsApi();
+  expect(rows(await api.myTrades({ symbol: SYMBOL }))).toEqual(expected);
+});
+
 test('OCO on the WS API, queried and cancelled there: orderList.status, openOrderLists.status, allOrderLists, orderList.cancel', async ({ client, market }) => {
   tradeAt(market, '60000');
   const api = await client.wsApi();
@@ -177,6 +194,23 @@ test('every list placement on both transports, each cancelled on the other; list
   }
   expect(await client.rest.openOrderLists()).toEqual([]);
   expect(await client.rest.openOrders()).toEqual([]);
+});
+
+test('rejectNextOrders counts a list placement as one placement, refused whole with -2010 on REST and the WS API; then placements go through', async ({ client, faults, market }) => {
+  tradeAt(market, '60000');
+  faults.rejectNextOrders(2);
+  expect(faults.rules()).toEqual([
+    expect.objectContaining({ on: ['order.place', 'orderList.place', 'orderList.place.oco', 'orderList.place.oto', 'orderList.place.otoco'], times: 2, preset: 'rejectNextOrders' }),
+  ]);
+  const closed = { status: 400, code: -2010, msg: 'Market is closed.' };
+  await expect(client.rest.newOrderListOco(SELL_OCO)).rejects.toMatchObject(closed);
+  const api = await client.wsApi();
+  await expect(api.placeOrderListOto(OTO)).rejects.toMatchObject({ code: -2010, msg: 'Market is closed.' });
+  expect(await client.rest.openOrders()).toEqual([]);
+  expect(await client.rest.openOrderLists()).toEqual([]);
+  // Both counts are spent: the next list goes through, and the refused ones took no list id.
+  expect(await client.rest.newOrderListOco(SELL_OCO)).toMatchObject({ orderListId: 1, listOrderStatus: 'EXECUTING' });
+  expect(faults.rules()).toEqual([]);
 });
 
 test('fault rules name the list operations by their ids: an injected error on orderList.place.oco, the ack delay on orderList.cancel', async ({ sim, client, faults, market }) => {

@@ -56,7 +56,11 @@ test('a trailing STOP_LOSS tracks the highest price since placement and triggers
   market.place({ symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '60000', quantity: '0.05' });
   const placed = await client.rest.newOrder({ symbol: SYMBOL, side: 'SELL', type: 'STOP_LOSS', quantity: '0.01', trailingDelta: 100, newOrderRespType: 'RESULT' });
   expect(placed).toMatchObject({ type: 'STOP_LOSS', stopPrice: '0.00000000', trailingDelta: 100, price: '0.00000000', workingTime: -1 });
-  expect(placed.trailingTime).toEqual(expect.any(Number));
+  // Tracking starts at placement (the last trade its first reference): the reply, GET order and
+  // the NEW report all show the placement time as trailingTime.
+  expect(placed.trailingTime).toBe(placed.transactTime);
+  expect((await client.rest.getOrder({ symbol: SYMBOL, orderId: placed.orderId })).trailingTime).toBe(placed.transactTime);
+  expect(await user.next(isReport(placed.orderId, 'NEW', 'NEW'))).toMatchObject({ d: 100, D: placed.transactTime });
   const taker = () => market.place({ symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price: '61000', quantity: '0.001' });
   market.place({ symbol: SYMBOL, side: 'SELL', type: 'LIMIT', timeInForce: 'GTC', price: '61000', quantity: '0.001' });
   taker(); // the peak: 61000
@@ -66,8 +70,7 @@ test('a trailing STOP_LOSS tracks the highest price since placement and triggers
   const filled = await user.next(isReport(placed.orderId, 'TRADE', 'FILLED'));
   expect(filled).toMatchObject({ o: 'STOP_LOSS', L: '60000.00000000', d: 100 });
   const triggered = user.all().filter(isReport(placed.orderId, 'NEW', 'NEW'))[1]!;
-  expect(triggered).toMatchObject({ w: true, d: 100 });
-  expect(triggered.D).toBeGreaterThanOrEqual(0);
+  expect(triggered).toMatchObject({ w: true, d: 100, D: placed.transactTime });
   expect(sim.stats().triggers).toBe(triggersBefore + 1);
 });
 
@@ -85,16 +88,19 @@ test('toHaveOpenOrder waits for working state: a stop until its trigger has isWo
   await working;
 });
 
-test('stats().triggers counts each trigger, and the control API reports the same figure', async ({ sim, client, market }) => {
+test('stats().triggers counts each trigger (sinceMark.triggers those since mark()), and the control API reports the same figures', async ({ sim, client, market }) => {
   const before = sim.stats();
+  sim.mark();
   tradeAt(market, '60000');
   for (const stopPrice of ['59500', '59000']) await client.rest.newOrder({ symbol: SYMBOL, side: 'SELL', type: 'STOP_LOSS_LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '50000', stopPrice });
   expect(sim.stats().triggers).toBe(before.triggers);
   market.place({ symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: '50000', quantity: '1' });
   tradeAt(market, '59000'); // one trade crosses both stop prices
   expect(sim.stats().triggers).toBe(before.triggers + 2);
+  expect(sim.stats().sinceMark.triggers).toBe(2);
   const over = await (await fetch(`${sim.urls.http}/sim/v1/stats`)).json();
   expect(over.result.triggers).toBe(before.triggers + 2);
+  expect(over.result.sinceMark.triggers).toBe(2);
   // A trigger reports NEW again: it is not a new order.
   expect(sim.stats().orders).toBe(before.orders + 2);
 });

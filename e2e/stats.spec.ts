@@ -23,10 +23,10 @@ test.describe('on a quiet book', () => {
     const a = await client.rest.newOrder(buy('50000'));
     await client.rest.newOrder(buy('50001'));
     const best = await api.placeOrder(buy('50002'));
-    expect(sim.stats().sinceMark).toEqual({ minOpenOrders: 0, orders: 3, cancels: 0, fills: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
+    expect(sim.stats().sinceMark).toEqual({ minOpenOrders: 0, orders: 3, cancels: 0, fills: 0, triggers: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
 
     sim.mark();
-    expect(sim.stats().sinceMark).toEqual({ minOpenOrders: 3, orders: 0, cancels: 0, fills: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
+    expect(sim.stats().sinceMark).toEqual({ minOpenOrders: 3, orders: 0, cancels: 0, fills: 0, triggers: 0, cancelAlls: 0, openOrderQueries: 0, myTradesQueries: 0, sessionsOpened: 0 });
     const totals = sim.stats();
 
     await client.rest.cancelOrder({ symbol: SYMBOL, orderId: a.orderId });
@@ -42,7 +42,7 @@ test.describe('on a quiet book', () => {
     await refusal(client.rest.myTrades({ symbol: SYMBOL }));
     await client.rest.cancelOpenOrders({ symbol: SYMBOL });
     await client.rest.newOrder(sell('70000'));
-    expect(sim.stats().sinceMark).toEqual({ minOpenOrders: 0, orders: 1, cancels: 2, fills: 1, cancelAlls: 1, openOrderQueries: 2, myTradesQueries: 1, sessionsOpened: 0 });
+    expect(sim.stats().sinceMark).toEqual({ minOpenOrders: 0, orders: 1, cancels: 2, fills: 1, triggers: 0, cancelAlls: 1, openOrderQueries: 2, myTradesQueries: 1, sessionsOpened: 0 });
 
     const now = sim.stats();
     expect(now.orders - totals.orders).toBe(1);

@@ -41,4 +41,9 @@ test("triggers: a NEW report with cause 'trigger' counts a trigger, not an order
   stats.recordEvents([{ ...placed, cause: 'activation' }]);
   assert.deepEqual({ orders: stats.orders, triggers: stats.triggers, duplicates: stats.duplicateClientOrderIds }, { orders: 1, triggers: 1, duplicates: 0 });
   assert.equal((stats.snapshot({ openOrders: 1, slowConsumersDisconnected: 0, internalErrors: 0, faults: {} }) as { triggers: number }).triggers, 1);
+  // sinceMark counts the triggers after mark(), like the orders and fills.
+  stats.mark();
+  assert.equal(stats.sinceMark().triggers, 0);
+  stats.recordEvents([{ ...placed, cause: 'trigger' }]);
+  assert.deepEqual([stats.sinceMark().triggers, stats.sinceMark().orders], [1, 0]);
 });

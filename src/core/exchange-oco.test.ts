@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CancelOrderListResult, CancelResult, ListLeg, OrderListResult, Outcome } from './commands.ts';
-import { atoms, counterparty, eventTrail, expectError, expectOk, legOf, lots, makeExchange, reports, T0, tradesAt, type OrderFields } from './test-support.ts';
-import { balance, depthSnapshot, openOrderLists, openOrders, orderList } from './queries.ts';
+import { atoms, counterparty, eventTrail, expectError, expectOk, legOf, lots, makeExchange, reports, submitOrder, T0, tradesAt, type OrderFields } from './test-support.ts';
+import { accountTrades, balance, depthSnapshot, openOrderLists, openOrders, orderList } from './queries.ts';
 import { invariantViolations } from './invariants.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -59,6 +59,16 @@ test('the LIMIT_MAKER leg\'s first fill expires the stop leg (OCO_TRIGGER), then
   healthy(ex);
   // A trade at the stop price no longer does anything.
   assert.deepEqual(eventTrail(tradesAt(ex, ['48000'], T0 + 2)), ['trade 4800000']);
+});
+
+test('the account\'s trade log carries the list\'s id on a list order\'s trades (myTrades orderListId), -1 on others', () => {
+  const ex = makeExchange();
+  tradesAt(ex, ['50000']);
+  counterparty(ex, BTC, 'BUY', '47950', '1');
+  expectOk(sellOco(ex));
+  ex.submit({ type: 'counterpartyTake', now: T0 + 1, symbolIndex: 0, side: 'BUY', price: null, lots: lots(ex, BTC, '0.004') });
+  expectOk(submitOrder(ex, { side: 'SELL', type: 'MARKET', quantity: '0.001' }, T0 + 2));
+  assert.deepEqual(accountTrades(ex.state, BTC, { limit: 10 }).map((t) => [t.orderId, t.orderListId]), [[2, 1], [3, -1]]);
 });
 
 test('the stop leg\'s trigger expires the LIMIT_MAKER leg before the stop trades', () => {

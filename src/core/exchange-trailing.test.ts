@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { atoms, eventTrail, expectOk, makeExchange, reports, submitOrder, T0, ticks, tradesAt, type OrderFields } from './test-support.ts';
+import { atoms, eventTrail, expectOk, legOf, lots, makeExchange, reports, submitOrder, T0, ticks, tradesAt, type OrderFields } from './test-support.ts';
 import { balance, findOrder } from './queries.ts';
 import { invariantViolations } from './invariants.ts';
 import { formatPlain } from './units.ts';
@@ -130,4 +130,68 @@ test('a trailing BUY market form without a stop price locks at the last price, o
   place(ex, { side: 'BUY', type: 'STOP_LOSS', trailingDelta: 100 }, T0 + 2);
   assert.equal(balance(ex.state, 'USDT').locked, atoms(ex, 'USDT', '1100'));
   assert.deepEqual(invariantViolations(ex.state), []);
+});
+
+// trailingTime is the same in every view: the placement reply, the order's view and its NEW
+// report. Without a stop price on a symbol that traded, tracking starts at placement (scenario
+// E), so all three show the placement time; an OTO's pending trailing stop tracks from its
+// activation (-1 while PENDING_NEW).
+
+/** The `trailingTime` of order `orderId`'s NEW reports among `events`. */
+function newReportTimes(events: Parameters<typeof reports>[0], orderId: number): number[] {
+  return reports(events)
+    .filter((r) => r.order.orderId === orderId && r.executionType === 'NEW')
+    .map((r) => r.order.trailingTime);
+}
+
+test('trailingTime: a trailing stop without a stop price shows its placement time in the reply, its view and its NEW report', () => {
+  const ex = makeExchange();
+  tradesAt(ex, ['40000'], T0);
+  const placed = submitOrder(ex, { side: 'SELL', type: 'STOP_LOSS_LIMIT', quantity: '0.01', price: '39000', trailingDelta: 700 }, T0 + 1);
+  const { order } = expectOk(placed);
+  assert.deepEqual([order.trailingTime, view(ex, order.orderId).trailingTime, newReportTimes(placed.events, order.orderId)], [T0 + 1, T0 + 1, [T0 + 1]]);
+});
+
+test('trailingTime: before any trade every view shows -1, the NEW report included', () => {
+  const ex = makeExchange();
+  const placed = submitOrder(ex, { side: 'SELL', type: 'STOP_LOSS', quantity: '0.01', trailingDelta: 100 }, T0);
+  const { order } = expectOk(placed);
+  assert.deepEqual([order.trailingTime, view(ex, order.orderId).trailingTime, newReportTimes(placed.events, order.orderId)], [-1, -1, [-1]]);
+});
+
+test('trailingTime: an OCO stop leg without a stop price shows the placement time in the reply, its view and its NEW report', () => {
+  const ex = makeExchange();
+  tradesAt(ex, ['50000'], T0);
+  const leg = (f: OrderFields) => legOf(ex, BTC, { quantity: '0.01', ...f });
+  const placed = ex.submit({
+    type: 'placeOrderList',
+    now: T0 + 1,
+    symbolIndex: 0,
+    listClientOrderId: null,
+    contingency: 'OCO',
+    above: leg({ side: 'SELL', type: 'LIMIT_MAKER', price: '52000' }),
+    below: leg({ side: 'SELL', type: 'STOP_LOSS_LIMIT', price: '47900', trailingDelta: 200 }),
+  });
+  const stop = expectOk(placed).orderReports[0]!.order;
+  assert.equal(stop.type, 'STOP_LOSS_LIMIT');
+  assert.deepEqual([stop.trailingTime, view(ex, stop.orderId).trailingTime, newReportTimes(placed.events, stop.orderId)], [T0 + 1, T0 + 1, [T0 + 1]]);
+});
+
+test('trailingTime: an OTO pending trailing stop shows -1 until its activation, then the activation time in its view and its activation report', () => {
+  const ex = makeExchange();
+  tradesAt(ex, ['50000'], T0);
+  const leg = (f: OrderFields) => legOf(ex, BTC, { quantity: '0.01', ...f });
+  const placed = ex.submit({
+    type: 'placeOrderList',
+    now: T0 + 1,
+    symbolIndex: 0,
+    listClientOrderId: null,
+    contingency: 'OTO',
+    working: leg({ side: 'BUY', type: 'LIMIT', price: '49000' }),
+    pending: leg({ side: 'SELL', type: 'STOP_LOSS', trailingDelta: 200 }),
+  });
+  const pending = expectOk(placed).orderReports[1]!.order;
+  assert.deepEqual([pending.status, pending.trailingTime, view(ex, pending.orderId).trailingTime, newReportTimes(placed.events, pending.orderId)], ['PENDING_NEW', -1, -1, [-1]]);
+  const filled = ex.submit({ type: 'counterpartyTake', now: T0 + 2, symbolIndex: 0, side: 'SELL', price: null, lots: lots(ex, BTC, '0.01') });
+  assert.deepEqual([view(ex, pending.orderId).trailingTime, newReportTimes(filled.events, pending.orderId)], [T0 + 2, [T0 + 2]]);
 });

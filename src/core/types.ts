@@ -120,6 +120,8 @@ export interface Fill {
 export interface AccountTrade extends Fill {
   readonly symbol: string;
   readonly orderId: number;
+  /** The order's list (myTrades `orderListId`); -1 for an order of no list. */
+  readonly orderListId: number;
   readonly time: number;
   readonly isBuyer: boolean;
   readonly isMaker: boolean;

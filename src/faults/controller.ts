@@ -179,7 +179,7 @@ export class Faults {
     else this.state.arm('ackDelay', 0, ms);
   }
 
-  /** The next `k` order placements are refused with -2010 ("Market is closed."), on REST or the WS API. */
+  /** The next `k` order placements are refused with -2010 ("Market is closed."), on REST or the WS API; an order list's placement is one of them, refused whole. */
   rejectNextOrders(k: number): void {
     armCount(this.state, 'rejectOrder', requireCount(k, 'k'));
   }

@@ -24,6 +24,9 @@ export interface Preset {
 
 const everyRequest = () => null;
 
+/** The placements of the endpoint table: `order.place` and, with order lists served, `orderList.place*`. */
+const isPlacement = (e: EndpointInfo) => e.id === 'order.place' || e.id === 'orderList.place' || e.id.startsWith('orderList.place.');
+
 function refuse(point: 'admission' | 'key' | 'signature', row: ErrorName): () => Effect {
   const effect: Effect = { kind: 'refuse', point, refusal: { status: ERRORS[row].http, code: ERRORS[row].code, row, msg: ERRORS[row].msg } };
   return () => effect;
@@ -37,9 +40,10 @@ export const PRESETS: Readonly<Record<PresetSlot, Preset>> = {
   failAuth: { call: 'failNextAuth', on: everyRequest, transport: null, effect: refuse('key', 'REJECTED_API_KEY') },
   failTimestamp: { call: 'failNextTimestamp', on: everyRequest, transport: null, effect: refuse('signature', 'TIMESTAMP_OUTSIDE_RECV_WINDOW') },
   // reject_next_orders: refused after the order count, before the matching engine; nothing changes.
+  // A placement is an order's or an order list's (one request: one count, the list refused whole).
   rejectOrder: {
     call: 'rejectNextOrders',
-    on: () => ['order.place'],
+    on: (endpoints) => endpoints.filter(isPlacement).map(faultId),
     transport: null,
     effect: () => ({ kind: 'refuse', point: 'handler', refusal: { status: 400, code: ERRORS.ORDER_REJECTED.code, row: null, msg: INJECTED_REJECT_MESSAGE } }),
   },

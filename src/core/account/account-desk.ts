@@ -35,7 +35,7 @@ import type { Ledger } from './ledger.ts';
 import { ListDesk } from './list-desk.ts';
 import { marketNotionalError } from './market-notional.ts';
 import type { OpenOrders } from './open-orders.ts';
-import { entryError, newOrder, rejectionError, rejectReasonOf, startOrder, stateFilterError, type EntryRoom } from './order-entry.ts';
+import { entryError, markStart, newOrder, rejectionError, rejectReasonOf, startOrder, stateFilterError, type EntryRoom } from './order-entry.ts';
 import type { OrderHistory } from './order-history.ts';
 import { OrderList, OrderLists } from './order-lists.ts';
 import { OrderRunner } from './order-runner.ts';
@@ -262,7 +262,7 @@ export class AccountDesk {
       this.reports.report(acct, 'REJECTED', now, { rejectReason: reject });
       return rejectionError(reject);
     }
-    if (acct.phase === 'working') acct.workingTime = now;
+    markStart(inst, acct, now);
     this.reports.report(acct, 'NEW', now);
     const fills: Fill[] = [];
     const preventedMatches = startOrder(this.room, inst, order, now, fills, false);

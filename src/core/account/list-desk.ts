@@ -18,7 +18,7 @@ import type { Fill, PreventedMatch, RejectReason } from '../types.ts';
 import { isConditional, type AccountBookOrder } from './account-order.ts';
 import { feeReservePerLot, largerNeed, lockedAsset, lockPriceOf, needAt, needOf, NOTHING, type Need } from './holds.ts';
 import type { Ledger } from './ledger.ts';
-import { entryError, newOrder, rejectionError, rejectReasonOf, startOrder, type EntryRoom } from './order-entry.ts';
+import { entryError, markStart, newOrder, rejectionError, rejectReasonOf, startOrder, type EntryRoom } from './order-entry.ts';
 import { OrderList, type ListKind, type OrderLists } from './order-lists.ts';
 import type { ListHooks } from './order-runner.ts';
 
@@ -102,7 +102,7 @@ export class ListDesk implements ListHooks {
         p.account!.phase = 'pending';
       }
     }
-    for (const o of orders) if (o.account!.phase === 'working') o.account!.workingTime = now;
+    for (const o of orders) markStart(inst, o.account!, now);
     this.lists.add(list);
     for (const o of orders) this.room.reports.report(o.account!, 'NEW', now);
     this.room.reports.listStatus(list, now);
@@ -265,7 +265,7 @@ export class ListDesk implements ListHooks {
       acct.phase = isConditional(acct.type) ? 'waiting' : 'working';
       acct.lockPrice = lockPriceOf(inst, acct.price, acct.stopPrice);
       acct.updateTime = now;
-      if (acct.phase === 'working') acct.workingTime = now;
+      markStart(inst, acct, now);
     }
     const failed = this.activationFails(inst, list, pending);
     for (const p of pending) this.room.reports.report(p.account!, 'NEW', now, { cause: 'activation' });

@@ -96,6 +96,18 @@ export function newOrder(room: EntryRoom, inst: Instrument, leg: ListLeg, now: n
 }
 
 /**
+ * An accepted order's start, set before its NEW report so the reply, the order's view and the
+ * report agree: `workingTime` for one that works from now; `trailingTime` for a trailing stop
+ * without a stop price on a symbol that traded, which tracks from now with the last trade as
+ * its first reference (trailing-stop FAQ scenario E). One that waits for its stop price or for
+ * the symbol's first trade keeps -1 until that trade (stops.ts).
+ */
+export function markStart(inst: Instrument, acct: AccountOrder, now: number): void {
+  if (acct.phase === 'working') acct.workingTime = now;
+  else if (acct.phase === 'waiting' && acct.trailingDelta !== 0 && acct.stopPrice === 0 && inst.lastPrice !== 0) acct.trailingTime = now;
+}
+
+/**
  * Puts an accepted order that holds what it must to work: a conditional one waits off the book
  * for its trigger, any other runs as a taker and rests or ends (OrderRunner.work). `isOpen`: it
  * already is one of the open orders (activated from an order list). Its prevented matches.
@@ -103,7 +115,7 @@ export function newOrder(room: EntryRoom, inst: Instrument, leg: ListLeg, now: n
 export function startOrder(room: EntryRoom, inst: Instrument, order: AccountBookOrder, now: number, fills: Fill[] | null, isOpen: boolean): PreventedMatch[] {
   if (isConditional(order.account!.type)) {
     if (!isOpen) room.open.add(inst, order, true);
-    room.stops.add(inst, order, now);
+    room.stops.add(inst, order);
     return [];
   }
   return room.runner.work(inst, order, now, fills, isOpen);

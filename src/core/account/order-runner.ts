@@ -210,6 +210,7 @@ export class OrderRunner implements FillSink<AccountOrder> {
       symbol: inst.symbol,
       tradeId,
       orderId: acct.orderId,
+      orderListId: acct.orderListId,
       price,
       qty,
       quoteQty: notional,

@@ -78,7 +78,7 @@ export class StopBook implements TradeWatch {
   }
 
   /** A conditional order starts waiting (placement, or an order list's activation). */
-  add(inst: Instrument, order: AccountBookOrder, now: number): void {
+  add(inst: Instrument, order: AccountBookOrder): void {
     const acct = order.account!;
     const stop = new WaitingStop(order, acct.stopPrice, triggersRising(acct.type, acct.side), acct.trailingDelta);
     const s = this.symbols[inst.index]!;
@@ -87,9 +87,9 @@ export class StopBook implements TradeWatch {
     inst.watchedStops++;
     if (acct.stopPrice !== 0) (stop.rises ? s.rising : s.falling).push(stop);
     else {
-      // No stop price: tracking starts now, from the last trade (none yet: from the next one).
+      // No stop price: tracking starts now, from the last trade (none yet: from the next one);
+      // its trailingTime was set with its acceptance (order-entry.ts markStart).
       stop.reference = inst.lastPrice;
-      if (inst.lastPrice !== 0) acct.trailingTime = now;
       s.trackers.push(stop);
     }
     setWindow(inst, s);
