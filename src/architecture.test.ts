@@ -96,7 +96,7 @@ const CORE_ROOMS: ReadonlyMap<string, readonly string[]> = new Map([
   ['counterparty', []],
 ]);
 /** The core's root files every room may import: the vocabulary, below all rooms. */
-const CORE_FOUNDATION = ['types.ts', 'units.ts', 'errors.ts', 'markets.ts', 'commands.ts', 'event-queue.ts', 'rng.ts', 'clock.ts', 'lower-bound.ts'];
+const CORE_FOUNDATION = ['types.ts', 'units.ts', 'errors.ts', 'markets.ts', 'commands.ts', 'event-queue.ts', 'rng.ts', 'clock.ts', 'lower-bound.ts', 'recording.ts'];
 /** Root files a room may import beyond the foundation (type-only where the flag says so). */
 const ROOM_ROOT_ACCESS: ReadonlyMap<string, readonly { file: string; typeOnly: boolean }[]> = new Map([
   ['counterparty', [{ file: 'state.ts', typeOnly: true }, { file: 'queries.ts', typeOnly: false }]],

@@ -9,6 +9,7 @@ import { readBalance } from './balances.ts';
 import { DEFAULT_CONFIG } from './defaults.ts';
 import { NAME_PATTERN, isTable, schemaOf, type JsonSchema, type Reader } from './fields.ts';
 import { INSTRUMENT_SPEC } from './instruments.ts';
+import { REPLAY_SPEC } from './replay.ts';
 import { HISTORY_KLINES_SPEC, ROOT_SPEC } from './sections.ts';
 import { SYMBOL_OVERRIDES_SPEC } from './symbols.ts';
 import { tableSpecOf, type TableSpec } from './table.ts';
@@ -38,6 +39,7 @@ const OPEN: Readonly<Record<string, () => JsonSchema>> = {
   }),
   'sim.account.balances': () => ({ type: 'object', propertyNames: { pattern: NAME_PATTERN.source }, additionalProperties: leafSchema(readBalance, 'sim.account.balances.*') }),
   'sim.history.klines': () => ({ type: 'array', items: tableSchema(HISTORY_KLINES_SPEC, 'sim.history.klines', 'complete') }),
+  'sim.replay': () => ({ type: 'array', items: tableSchema(REPLAY_SPEC, 'sim.replay', 'complete') }),
 };
 
 function leafSchema(reader: Reader<unknown>, path: string): JsonSchema {

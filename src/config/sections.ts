@@ -18,6 +18,7 @@ import {
   readTimerMs,
   readToken,
 } from './fields.ts';
+import { readReplayEntries } from './replay.ts';
 import { optional, readRawTable, readTable, required, tableReader, type TableResult } from './table.ts';
 import type { ClockMode, DepthSnapshotMode, EndedOrdersMode, NetBackend } from './types.ts';
 
@@ -156,6 +157,8 @@ export const SIM_SPEC = {
   generator: required(tableReader(GENERATOR_SPEC)),
   faults: required(tableReader(FAULTS_SPEC)),
   history: required(tableReader(HISTORY_SPEC)),
+  // API.md section 12: recorded days as symbols' markets.
+  replay: required(readReplayEntries),
   symbols: required(readRawTable),
 };
 
