@@ -17,10 +17,11 @@ import { AccountDesk, Ledger, OpenOrders, OrderHistory, TradeLog, type AccountOr
 import { Matcher, NONE, RestingOrders } from './book/index.ts';
 import type { Command, CounterpartyLimit, CounterpartyTake, Outcome, ResultOf } from './commands.ts';
 import { CounterpartyGenerator } from './counterparty/index.ts';
-import { isApiError } from './errors.ts';
+import { isApiError, type ApiError } from './errors.ts';
 import { EventQueue, NO_EVENTS } from './event-queue.ts';
 import { MarketData, NO_HISTORY, type MarketHistory } from './market/index.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
+import { Replays } from './replays.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
 
@@ -36,6 +37,8 @@ export class Exchange {
   private readonly matcher: Matcher<AccountOrder>;
   private readonly desk: AccountDesk;
   private readonly generator: CounterpartyGenerator;
+  /** The replayed symbols (API.md section 12): their recordings print here instead of the generator. */
+  private readonly replays: Replays;
   /**
    * Inside `advance`: the generator's commands add their events to its outcome. Only `advance`
    * nests commands, so the common path needs no try/finally (which kept `run` out of line).
@@ -75,8 +78,9 @@ export class Exchange {
     const open = new OpenOrders(instruments.length, this.resting.orders);
     this.desk = new AccountDesk(markets, this.matcher, open, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history);
     this.matcher.connect(this.desk);
-    this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
-    const { resting, history, matcher, desk, generator } = this;
+    this.replays = new Replays(config, instruments, this.matcher, this.resting, marketHistory, startTime);
+    this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime, this.replays.symbolIndexes);
+    const { resting, history, matcher, desk, generator, replays } = this;
     this.state = {
       markets,
       books: matcher.books,
@@ -92,6 +96,7 @@ export class Exchange {
         return desk.lastBalanceUpdate;
       },
       latentMid: (symbolIndex) => generator.latentMid(symbolIndex),
+      isReplayed: (symbolIndex) => replays.isReplayed(symbolIndex),
     };
 
     // A kline CSV's history: the latent mid starts at its last close (API.md section 9).
@@ -100,6 +105,8 @@ export class Exchange {
       if (close !== undefined && close > 0) this.generator.setLatentMid(inst.index, close);
     }
     this.generator.seed(this);
+    // A replayed symbol starts with its book around the last history print and what prints at the start.
+    this.replays.seed(this, startTime);
     for (const agg of this.matcher.depth) agg.publishSilently();
   }
 
@@ -107,9 +114,11 @@ export class Exchange {
     return this.markets.instruments;
   }
 
-  /** When the counterparty generator next has a step to run (Infinity when it is off). */
-  nextGeneratorStepAt(): number {
-    return this.generator.nextStepAt();
+  /** When the counterparty next acts: a generator step or a replayed print (Infinity: neither). */
+  nextCounterpartyStepAt(): number {
+    const step = this.generator.nextStepAt();
+    const print = this.replays.nextPrintAt();
+    return print < step ? print : step;
   }
 
   /** Whether any symbol has level changes not yet published in a depth batch. */
@@ -181,6 +190,7 @@ export class Exchange {
         this.advancing = true;
         try {
           this.generator.advance(this, cmd.now, cmd.maxSteps);
+          this.replays.advance(this, cmd.now);
         } finally {
           this.advancing = false;
         }
@@ -192,12 +202,18 @@ export class Exchange {
         return null;
       case 'shiftTime':
         this.generator.shiftTime(cmd.deltaMs);
+        this.replays.shiftTime(cmd.deltaMs);
         return null;
+      case 'counterpartyPrint':
+        return this.replays.print(cmd);
+      case 'counterpartyRebuild':
+        return this.replays.rebuild(cmd);
     }
   }
 
   /** A counterparty limit order: it takes what crosses and rests the rest; its book key or 0. */
-  private counterpartyLimit(cmd: CounterpartyLimit): number {
+  private counterpartyLimit(cmd: CounterpartyLimit): number | ApiError {
+    if (this.replays.isReplayed(cmd.symbolIndex)) return this.replays.scriptedLimit(cmd);
     const inst = this.markets.instruments[cmd.symbolIndex]!;
     const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);
@@ -206,6 +222,7 @@ export class Exchange {
   }
 
   private counterpartyTake(cmd: CounterpartyTake): null {
+    if (this.replays.isReplayed(cmd.symbolIndex)) return this.replays.scriptedTake(cmd);
     const inst = this.markets.instruments[cmd.symbolIndex]!;
     const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price ?? 0, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);

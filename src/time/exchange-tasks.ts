@@ -61,7 +61,7 @@ export class ExchangeTask implements TimedTask {
   nextDue(after: number): number {
     const host = this.host;
     const core = host.core();
-    let due = core.nextGeneratorStepAt();
+    let due = core.nextCounterpartyStepAt();
     const fault = host.faults.nextTimedAt() + host.offsetMs();
     if (fault < due) due = fault;
     const expiry = host.listenKeys.nextExpiry();
@@ -77,7 +77,7 @@ export class ExchangeTask implements TimedTask {
     const host = this.host;
     host.faults.tick(now - host.offsetMs());
     const core = host.core();
-    if (core.nextGeneratorStepAt() <= now) host.publish(core.submit({ type: 'advance', now, maxSteps: host.maxCatchUpSteps }).events);
+    if (core.nextCounterpartyStepAt() <= now) host.publish(core.submit({ type: 'advance', now, maxSteps: host.maxCatchUpSteps }).events);
     if (host.listenKeys.nextExpiry() <= now) {
       const expired = host.listenKeys.expire(now);
       if (expired.length > 0) host.expireListenKeys(expired, now);
