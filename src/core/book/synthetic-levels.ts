@@ -88,14 +88,12 @@ export class SyntheticLevels<A = unknown> {
       // Nothing touched the book since the last rebuild: only the prices entering the range
       // change (each takes the cell of one leaving it). Up: the nearest bids, the farthest asks.
       const n = s.bids.size;
-      const shift = center - previous;
-      const moved = Math.min(Math.abs(shift), n);
-      const near: [number, number] = [1, moved];
-      const far: [number, number] = [n - moved + 1, n];
-      const [bidFrom, bidTo] = shift > 0 ? near : far;
-      const [askFrom, askTo] = shift > 0 ? far : near;
-      for (let k = bidFrom; k <= bidTo; k++) this.place(inst, book.bids, s.bids, s.lots, center - k, Infinity);
-      for (let k = askFrom; k <= askTo; k++) this.place(inst, book.asks, s.asks, s.lots, center + k, -Infinity);
+      const up = center > previous;
+      const moved = Math.min(up ? center - previous : previous - center, n);
+      // k from `far` to n are the farthest `moved` levels, k from 1 to `moved` the nearest.
+      const far = n - moved + 1;
+      for (let k = up ? 1 : far, last = up ? moved : n; k <= last; k++) this.place(inst, book.bids, s.bids, s.lots, center - k, Infinity);
+      for (let k = up ? far : 1, last = up ? n : moved; k <= last; k++) this.place(inst, book.asks, s.asks, s.lots, center + k, -Infinity);
     } else {
       // A full pass, capped by the other orders' best prices so the book never crosses.
       const bidCap = this.bestOther(book.asks, s.asks);

@@ -66,22 +66,30 @@ export class ReplayCounterparty {
     return this.next < this.recording.count ? this.publishedAt(this.next) : Infinity;
   }
 
-  /** Prints every row whose published time is at or before `now`, each at its own time. */
+  /**
+   * Prints every row whose published time is at or before `now`, each at its own time, then
+   * rebuilds the synthetic book around the last of them. Between the prints of one call nothing
+   * can read the book (a print meets only the account's resting orders, and no command comes
+   * between), so the book after each print is the book after the last.
+   */
   advance(venue: ReplayVenue, now: number): void {
     const rec = this.recording;
     const { price, qty, buyerIsMaker, newAggregate } = rec;
     const symbolIndex = this.instrument.index;
     const fillAtTouch = this.config.fill_at_touch;
-    for (let i = this.next; i < rec.count; i++) {
-      const time = this.publishedAt(i);
-      if (time > now) break;
-      this.next = i + 1;
-      const center = price[i]!;
+    let i = this.next;
+    let time = 0;
+    for (; i < rec.count; i++) {
+      const at = this.publishedAt(i);
+      if (at > now) break;
+      time = at;
       const joins = newAggregate[i] === 1 ? 0 : this.lastPrintId;
-      const printed = venue.submit({ type: 'counterpartyPrint', now: time, symbolIndex, price: center, lots: qty[i]!, buyerIsMaker: buyerIsMaker[i] === 1, joins, fillAtTouch });
+      const printed = venue.submit({ type: 'counterpartyPrint', now: time, symbolIndex, price: price[i]!, lots: qty[i]!, buyerIsMaker: buyerIsMaker[i] === 1, joins, fillAtTouch });
       if (printed.ok) this.lastPrintId = printed.value;
-      this.rebuild(venue, center, time);
     }
+    if (i === this.next) return;
+    this.next = i;
+    this.rebuild(venue, price[i - 1]!, time);
   }
 
   /** The server clock jumped by `deltaMs` (clock offset): the published times move with it. */
