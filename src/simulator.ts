@@ -151,6 +151,7 @@ export class Simulator {
         expireListenKeys: (keys, now) => gateway.expireListenKeys(keys, now),
         depthUpdateMs: config.sim.depth_update_ms,
         maxCatchUpSteps: clock instanceof ManualClock ? Infinity : MAX_CATCH_UP_STEPS,
+        deferPrints: clock instanceof ManualClock,
       },
       clock.now(),
     );
@@ -276,6 +277,7 @@ export class Simulator {
     checkAdvance(ms, this.config.sim.max_advance_ms);
     if (!(this.clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
     this.scheduler.advance(this.clock, ms);
+    this.exchangeTask.settle(this.clock.now());
   }
 
   /** Counters of spec 1.7 and 4.5 (API.md section 3). */

@@ -114,11 +114,14 @@ export class Exchange {
     return this.markets.instruments;
   }
 
-  /** When the counterparty next acts: a generator step or a replayed print (Infinity: neither). */
-  nextCounterpartyStepAt(): number {
-    const step = this.generator.nextStepAt();
-    const print = this.replays.nextPrintAt();
-    return print < step ? print : step;
+  /** When the counterparty generator next has a step to run (Infinity when it is off). */
+  nextGeneratorStepAt(): number {
+    return this.generator.nextStepAt();
+  }
+
+  /** The published time of the next recorded print of a replayed symbol (Infinity: none left). */
+  nextPrintAt(): number {
+    return this.replays.nextPrintAt();
   }
 
   /** Whether any symbol has level changes not yet published in a depth batch. */

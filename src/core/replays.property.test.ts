@@ -2,7 +2,8 @@
 // (API.md section 12): after every command the core's invariants hold (money conserved, book
 // uncrossed, locks and reserves exact); after every print the fill rule left no account order
 // through it, and the synthetic book is exactly `depth_levels` levels of `level_qty` a side
-// around it (whatever the account took or a cancel removed before); the same story run twice
+// around it (whatever the account took or a cancel removed before); a depth batch publishes the
+// live book, and until the next one the book as published stays; the same story run twice
 // publishes the same events.
 
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import fc from 'fast-check';
 import { placeOrder } from '../api/orders.ts';
 import { ScriptedMarket } from './counterparty/index.ts';
 import { invariantViolations } from './invariants.ts';
+import { depthSnapshot } from './queries.ts';
 import { NONE } from './book/index.ts';
 import { advance, bookOf, flushDepth, replayExchange, T0, toJson, type RecordedRow } from './test-support.ts';
 import type { Exchange } from './exchange.ts';
@@ -53,6 +55,7 @@ function run(story: Story, check: boolean): string[] {
   const log: string[] = [];
   let now = T0;
   let scripted = false;
+  let published = depthSnapshot(ex.state, 'BTCUSDT', 5000, 'flushed');
   const last = () => ex.marketData.of(0).lastTrade()!.price;
   for (const step of story.steps) {
     let events: unknown[] = [];
@@ -77,8 +80,13 @@ function run(story: Story, check: boolean): string[] {
     } else if (step.kind === 'scriptedCancelAll') {
       market.cancelAll(0, now);
     } else {
+      const before = depthSnapshot(ex.state, 'BTCUSDT', 5000, 'flushed');
       const batch = flushDepth(ex, now);
       log.push(toJson(batch));
+      // Right after a batch the book as published is the live book; before it, the last batch's.
+      if (check) assert.deepEqual(depthSnapshot(ex.state, 'BTCUSDT', 5000, 'flushed'), depthSnapshot(ex.state, 'BTCUSDT', 5000, 'live'));
+      if (check) assert.deepEqual(before, published);
+      published = depthSnapshot(ex.state, 'BTCUSDT', 5000, 'flushed');
     }
     log.push(toJson(events));
     if (check) assert.deepEqual(invariantViolations(ex.state), [], `after ${JSON.stringify(step)}`);

@@ -45,7 +45,7 @@ test('prints come at start + (t - from) / speed, ids after the history rows, the
       [3, T0, L, 30, false], // the row at `from` prints at the start
     ],
   );
-  assert.equal(ex.nextCounterpartyStepAt(), T0 + 500, '1000.999 recorded ms at speed 2: floor(500.4995) ms after the start');
+  assert.equal(ex.nextPrintAt(), T0 + 500, '1000.999 recorded ms at speed 2: floor(500.4995) ms after the start');
   assert.deepEqual(advance(ex, T0 + 499), []);
   const printed = trades(advance(ex, T0 + 2_500));
   assert.deepEqual(
@@ -55,7 +55,7 @@ test('prints come at start + (t - from) / speed, ids after the history rows, the
       [5, T0 + 2_500, L + 2, 50, false],
     ],
   );
-  assert.equal(ex.nextCounterpartyStepAt(), Infinity, 'the recording has ended');
+  assert.equal(ex.nextPrintAt(), Infinity, 'the recording has ended');
   assert.deepEqual(invariantViolations(ex.state), []);
 });
 

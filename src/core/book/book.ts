@@ -61,6 +61,8 @@ export class Level {
    * a level already noted costs one comparison (depth-aggregator.ts).
    */
   notedInBatch = 0;
+  /** Its quantity in the book as last published (the depth aggregator's; 0 before its first batch). */
+  publishedQty = 0;
   /** Its id in the OrderStore (records name their level by it). */
   readonly id: number;
 
