@@ -4,6 +4,7 @@
 // counterparty's changes of its own instant.
 
 import type { Exchange } from '../core/exchange.ts';
+import { openOrderCount } from '../core/queries.ts';
 import type { CoreEvent, DepthDiff, Touch } from '../core/types.ts';
 import { gridAfter, type TimedTask } from './scheduler.ts';
 
@@ -86,11 +87,12 @@ export class ExchangeTask implements TimedTask {
    * manual clock nothing can see a print between depth instants but this task and the tasks
    * after it, whose every stop runs this one first (and with it every print due by then), so the
    * prints wait for the next depth instant when nothing of this task comes before it: one stop
-   * and one rebuild per depth batch, not per print (issue 35's replay speed). The clock's move
-   * ends with `settle`, which runs what is due by then.
+   * and one rebuild per depth batch, not per print (issue 35's replay speed). Not while the
+   * account has an open order: a print may fill it, and its balance update is the print's
+   * instant's. The clock's move ends with `settle`, which runs what is due by then.
    */
   private deferredPrint(print: number, others: number): number {
-    if (!this.host.deferPrints) return print;
+    if (!this.host.deferPrints || openOrderCount(this.host.core().state) > 0) return print;
     const depthInstant = gridAfter(print - 1, this.origin, this.host.depthUpdateMs);
     return depthInstant < others ? depthInstant : print;
   }
