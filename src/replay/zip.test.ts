@@ -60,7 +60,7 @@ test('not a zip, or cut short anywhere, or any byte flipped: a refusal or the da
   const noise = randomBytes(zip.length * 4);
   for (let i = 0; i < zip.length * 4; i++) {
     const flipped = Buffer.from(zip);
-    flipped[i % zip.length] ^= noise[i]! | 1;
+    flipped[i % zip.length]! ^= noise[i]! | 1;
     const entry = readSingleCsvEntry(flipped, MAX);
     // A flip in an unchecked field (a time, a version) may leave the archive readable; its data is then intact.
     if (entry.ok) assert.deepEqual(entry.data, CSV, `byte ${i % zip.length}`);
