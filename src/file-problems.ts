@@ -53,6 +53,22 @@ export class RowProblems {
   }
 }
 
+const READ_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a directory',
+};
+
+/** Why reading or checking a file failed, in a few words: a read error's by its code, else the first line of the message, short (OpenSSL's run long); never a stack. */
+export function failureReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const failure = READ_FAILURES[code];
+  if (failure !== undefined) return failure;
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 /** A cell as a problem shows it: quoted, and cut short. */
 export function shownCell(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
