@@ -120,7 +120,11 @@ function writeAtomically(dir: string, name: string, parts: readonly Uint8Array[]
     renameSync(temporary, join(dir, name));
     return true;
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing was written where nothing can be (a path under a file: ENOTDIR).
+    }
     return false;
   }
 }
