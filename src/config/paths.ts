@@ -11,7 +11,7 @@ export function resolveConfigPaths(tree: SimConfigInput, baseDir: string): SimCo
   if (sim === undefined || sim === null || typeof sim !== 'object') return tree;
   const absolute = (value: unknown) => (typeof value === 'string' && value !== '' && !isAbsolute(value) ? resolve(baseDir, value) : value);
   const resolved: Record<string, unknown> = { ...sim };
-  for (const key of ['tls_cert', 'tls_key'] as const) if (key in sim) resolved[key] = absolute(sim[key]);
+  for (const key of ['tls_cert', 'tls_key', 'replay_cache_dir'] as const) if (key in sim) resolved[key] = absolute(sim[key]);
   const account = sim.account;
   if (account !== undefined && account !== null && typeof account === 'object' && 'ed25519_public_key_file' in account) {
     resolved.account = { ...account, ed25519_public_key_file: absolute(account.ed25519_public_key_file) };

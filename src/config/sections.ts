@@ -159,6 +159,7 @@ export const SIM_SPEC = {
   history: required(tableReader(HISTORY_SPEC)),
   // API.md section 12: recorded days as symbols' markets.
   replay: required(readReplayEntries),
+  replay_cache_dir: optional(readNonEmptyString),
   symbols: required(readRawTable),
 };
 

@@ -146,6 +146,8 @@ export interface SimSection {
   readonly faults: FaultsConfig;
   readonly history: HistoryConfig;
   readonly replay: readonly ReplayConfig[];
+  /** Where parsed `[[sim.replay]]` files are cached; absent: the platform's per-user cache directory. */
+  readonly replay_cache_dir?: string;
   readonly symbols: Readonly<Record<string, SymbolOverrides>>;
 }
 
