@@ -13,6 +13,7 @@ import type { Config } from './config/types.ts';
 import { FileProblems, RowProblems, shownCell } from './file-problems.ts';
 import { buildHistory, KLINE_INTERVALS, MINUTE_MS, nextOpenTime, openTimeOf, type CsvCandles, type KlineInterval, type KlineRow, type MarketHistory } from './core/market/index.ts';
 import { buildMarkets, type Instrument } from './core/markets.ts';
+import type { Recording } from './core/recording.ts';
 import { formatPlain, parseScaled } from './core/units.ts';
 
 export type { MarketHistory } from './core/market/index.ts';
@@ -23,7 +24,8 @@ const TIME_RE = /^[0-9]{1,19}$/;
 /** `-1m-` in `BTCUSDT-1m-2025-01-01.csv`: the reference's public-data file names carry the interval. */
 const NAMED_INTERVAL = new RegExp(`-(${[...KLINE_INTERVALS.keys()].join('|')})(?=[-.])`);
 
-export function loadMarketHistory(config: Config, start: number): MarketHistory {
+/** The history of every symbol; a replayed symbol's is its recording's rows before `from` (API.md 12). */
+export function loadMarketHistory(config: Config, start: number, recordings: ReadonlyMap<string, Recording> = new Map()): MarketHistory {
   const markets = buildMarkets(config);
   const problems = new FileProblems();
   const csv: CsvCandles[] = config.sim.history.klines.map((entry, i) => {
@@ -38,7 +40,7 @@ export function loadMarketHistory(config: Config, start: number): MarketHistory 
     return { symbolIndex: inst.index, rows: readKlineCsv(text, entry.file, inst, start, problems) };
   });
   problems.throwIfAny(SOURCE);
-  return buildHistory(config, markets.instruments, start, csv);
+  return buildHistory(config, markets.instruments, start, csv, recordings);
 }
 
 /** A checked time cell: its value as written, in ms, and the unit it was written in. */

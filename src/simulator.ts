@@ -192,7 +192,7 @@ export class Simulator {
     const sim = config.sim;
     const files = readStartFiles(config);
     const clock = startClock(config);
-    const history = loadMarketHistory(config, clock.now());
+    const history = loadMarketHistory(config, clock.now(), files.recordings);
     const core: CoreRef = { current: new Exchange(config, clock.now(), history), history };
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
