@@ -97,7 +97,7 @@ export const readReplayEntries: Reader<ReplayConfig[]> = (value, path, problems)
   const out: ReplayConfig[] = [];
   value.forEach((entry, i) => {
     const before = problems.items.length;
-    const read = readTable(entry, `${path}[${i}]`, REPLAY_SPEC, problems);
+    const read = readTable(withoutNullDefaults(entry), `${path}[${i}]`, REPLAY_SPEC, problems);
     if (read === INVALID || problems.items.length > before) return;
     out.push({
       symbol: read.symbol,
@@ -112,6 +112,15 @@ export const readReplayEntries: Reader<ReplayConfig[]> = (value, path, problems)
   });
   return out;
 };
+
+/**
+ * A resolved entry says null for `format` and `from` left to their defaults: read as left out, so
+ * a loaded configuration can be given again (`simConfig: loadConfig(...)` in a Playwright test).
+ */
+function withoutNullDefaults(entry: unknown): unknown {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry;
+  return Object.fromEntries(Object.entries(entry).filter(([key, value]) => !(value === null && (key === 'format' || key === 'from'))));
+}
 
 /** `-aggTrades-` / `-trades-` in the reference's file names (`BTCUSDT-aggTrades-2025-01-01.zip`). */
 const NAMED_KIND = /-(aggTrades|trades)(?=[-.])/gi;
