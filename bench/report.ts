@@ -255,6 +255,33 @@ function orderHistoryRows(o: Json | null): Row[] {
   ];
 }
 
+function replayLoadRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const t = r.targets ?? {};
+  const day = `${fmt(r.day?.aggregates)} aggregate trades, ${fmt(r.day?.zipBytes / 2 ** 20, 1)} MiB .zip`;
+  return [
+    {
+      metric: `replay: a day (${day}) loaded with an empty cache (vs reading and inflating the .zip alone)`,
+      figure: r.cold?.medianMs,
+      unit: `ms (CPU ${fmt(r.cold?.medianCpuMs)} ms against ${fmt(r.cold?.bareMedianCpuMs)})`,
+      baseline: r.cold?.bareMedianMs,
+      ratio: r.cold?.medianCpuMs / r.cold?.bareMedianCpuMs,
+      target: t.cold?.target,
+      met: t.cold?.met,
+    },
+    { metric: 'replay: memory per print once loaded (array buffers after gc)', figure: r.memory?.bytesPerPrint, unit: `B (RSS +${fmt(r.memory?.rssBytesPerPrintFromCache, 1)} B from the cache)`, target: t.bytesPerPrint?.target, met: t.bytesPerPrint?.met },
+    {
+      metric: "replay: a later worker's load of the day from the cache (vs reading the entry's bytes alone)",
+      figure: r.cache?.medianMs,
+      unit: `ms (CPU ${fmt(r.cache?.medianCpuMs)} ms against ${fmt(r.cache?.bareMedianCpuMs)})`,
+      baseline: r.cache?.bareMedianMs,
+      ratio: r.cache?.medianCpuMs / r.cache?.bareMedianCpuMs,
+      target: t.cache?.target,
+      met: t.cache?.met,
+    },
+  ];
+}
+
 /** The benches without a results file, on one line. */
 function notRun(): string[] {
   const names = Object.entries(results).flatMap(([name, j]) => (j === null ? [name] : []));
@@ -279,6 +306,7 @@ const results = {
   reset: load('reset'),
   package: load('package'),
   routing: load('routing'),
+  'replay-load': load('replay-load'),
 };
 const rows = [
   ...engineRows(results.engine),
@@ -291,6 +319,7 @@ const rows = [
   ...resetRows(results.reset),
   ...packageRows(results.package),
   ...routingRows(results.routing),
+  ...replayLoadRows(results['replay-load']),
 ];
 const lines = [
   '## The latest `npm run bench`',

@@ -26,6 +26,7 @@ export interface Grid {
 }
 
 interface Layout {
+  readonly kind: ReplayFormat;
   readonly columns: number;
   /** Indexes (from 0) of the cells read. */
   readonly price: number;
@@ -38,8 +39,8 @@ interface Layout {
 }
 
 const LAYOUTS: Readonly<Record<ReplayFormat, Layout>> = {
-  aggTrades: { columns: 8, price: 1, qty: 2, time: 5, maker: 6, names: 'aggId, price, qty, firstId, lastId, time, isBuyerMaker, isBestMatch', futures: 7 },
-  trades: { columns: 7, price: 1, qty: 2, time: 4, maker: 5, names: 'id, price, qty, quoteQty, time, isBuyerMaker, isBestMatch', futures: 6 },
+  aggTrades: { kind: 'aggTrades', columns: 8, price: 1, qty: 2, time: 5, maker: 6, names: 'aggId, price, qty, firstId, lastId, time, isBuyerMaker, isBestMatch', futures: 7 },
+  trades: { kind: 'trades', columns: 7, price: 1, qty: 2, time: 4, maker: 5, names: 'id, price, qty, quoteQty, time, isBuyerMaker, isBestMatch', futures: 6 },
 };
 
 const LF = 10;
@@ -124,18 +125,14 @@ function textOf(bytes: Uint8Array, start: number, end: number): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
 }
 
-function columnsExpected(layout: Layout, kind: string): string {
-  return `the ${layout.columns} columns of a spot ${kind} row: ${layout.names} (futures ${kind} files have ${layout.futures} and are not read)`;
-}
-
-function kindOf(layout: Layout): string {
-  return layout === LAYOUTS.aggTrades ? 'aggTrades' : 'trades';
+function columnsExpected({ kind, columns, names, futures }: Layout): string {
+  return `the ${columns} columns of a spot ${kind} row: ${names} (futures ${kind} files have ${futures} and are not read)`;
 }
 
 function checkHeader(bytes: Uint8Array, start: number, end: number, file: string, layout: Layout, problems: FileProblems): void {
   const text = textOf(bytes, start, end > start && bytes[end - 1] === CR ? end - 1 : end);
   const columns = text.split(',').length;
-  if (columns !== layout.columns) problems.add(`${file}:1:1 (header)`, columnsExpected(layout, kindOf(layout)), `${columns} columns`);
+  if (columns !== layout.columns) problems.add(`${file}:1:1 (header)`, columnsExpected(layout), `${columns} columns`);
 }
 
 /** A time cell in µs (ms x 1000), or -1. */
@@ -303,7 +300,7 @@ class RowReader {
     const text = textOf(b, start, end);
     const cells = text.split(',');
     if (text === '' || cells.length !== layout.columns) {
-      problems.add(1, 'row', columnsExpected(layout, kindOf(layout)), text === '' ? 'a blank line' : `${cells.length} column${cells.length === 1 ? '' : 's'}`);
+      problems.add(1, 'row', columnsExpected(layout), text === '' ? 'a blank line' : `${cells.length} column${cells.length === 1 ? '' : 's'}`);
       return problems.flush(this.problems);
     }
     const priceText = cells[layout.price]!;
