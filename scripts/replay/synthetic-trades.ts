@@ -91,11 +91,13 @@ export interface CsvStyle {
 const AGG_HEADER = 'agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker,is_best_match';
 const TRADES_HEADER = 'id,price,qty,quote_qty,time,is_buyer_maker,is_best_match';
 
-/** `n` units of 10^-decimals, written with 8 decimals ("93500.01000000"). */
+const ZEROS = '00000000';
+
+/** `units` of 10^-decimals (a whole number below 2^53), written with 8 decimals ("93500.01000000"). */
 function decimal8(units: number, decimals: number): string {
-  const scaled = BigInt(units) * 10n ** BigInt(8 - decimals);
-  const text = scaled.toString().padStart(9, '0');
-  return `${text.slice(0, -8)}.${text.slice(-8)}`;
+  const scale = 10 ** decimals;
+  const fraction = String(units % scale);
+  return `${Math.floor(units / scale)}.${ZEROS.slice(fraction.length + 8 - decimals)}${fraction}${ZEROS.slice(decimals)}`;
 }
 
 /** Decimals of the default BTCUSDT instrument. */
@@ -149,10 +151,9 @@ export function* tradesCsv(tape: Iterable<Aggregate>, style: CsvStyle, firstTrad
         // Half of what is left, keeping a lot for each trade still to come.
         const lots = k === a.trades - 1 ? left : Math.max(1, Math.min(Math.floor(left / 2), left - (a.trades - k - 1)));
         left -= lots;
-        // quoteQty = price x qty, exact: ticks x lots at 7 decimals, written with 8.
-        const quote = BigInt(a.priceTicks) * BigInt(lots);
-        const quoteText = (quote * 10n).toString().padStart(9, '0');
-        yield `${tradeId++},${decimal8(a.priceTicks, TICK_DECIMALS)},${decimal8(lots, LOT_DECIMALS)},${quoteText.slice(0, -8)}.${quoteText.slice(-8)},${timeText(a.timeUs, style.unit)},${bool(a.buyerIsMaker)},True`;
+        // quoteQty = price x qty, exact: ticks x lots in units of 10^-7 (below 2^53 for these sizes).
+        const quote = decimal8(a.priceTicks * lots, TICK_DECIMALS + LOT_DECIMALS);
+        yield `${tradeId++},${decimal8(a.priceTicks, TICK_DECIMALS)},${decimal8(lots, LOT_DECIMALS)},${quote},${timeText(a.timeUs, style.unit)},${bool(a.buyerIsMaker)},True`;
       }
     }
   }

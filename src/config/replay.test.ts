@@ -63,9 +63,13 @@ test('from in a TOML file: an offset date-time or a string; a local date-time na
   assert.throws(() => loadConfigFile(file('2025-01-01T08:00:00')), /sim\.replay\[0\]\.from: expected an RFC 3339 date-time with a time zone/);
 });
 
-test('a relative file is relative to the TOML file\'s directory', () => {
-  const toml = writeTempFile('replay.toml', '[[sim.replay]]\nsymbol = "BTCUSDT"\nfile = "data/BTCUSDT-aggTrades-2025-01-01.csv"\n');
-  assert.equal(loadConfigFile(toml).sim.replay[0]!.file, join(dirname(toml), 'data/BTCUSDT-aggTrades-2025-01-01.csv'));
+test('a relative file and cache directory are relative to the TOML file\'s directory; the cache directory is absent by default', () => {
+  const toml = writeTempFile('replay.toml', '[sim]\nreplay_cache_dir = "cache"\n[[sim.replay]]\nsymbol = "BTCUSDT"\nfile = "data/BTCUSDT-aggTrades-2025-01-01.csv"\n');
+  const config = loadConfigFile(toml);
+  assert.equal(config.sim.replay[0]!.file, join(dirname(toml), 'data/BTCUSDT-aggTrades-2025-01-01.csv'));
+  assert.equal(config.sim.replay_cache_dir, join(dirname(toml), 'cache'));
+  assert.equal('replay_cache_dir' in resolveConfig({}).sim, false);
+  assertOnlyProblem({ sim: { replay_cache_dir: '' } }, 'sim.replay_cache_dir', /non-empty string/);
 });
 
 test('across keys: an active instrument, once, not with a kline history, level_qty on its lot, a known kind of file', () => {

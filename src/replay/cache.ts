@@ -13,18 +13,20 @@
 // same file leave one whole entry and a reader never sees half of one. Any error of the cache
 // (a read-only or missing directory) only costs the parse; it never fails a start.
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
 import { endianness, homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ReplayFormat } from '../config/replay.ts';
 import type { Recording } from '../core/recording.ts';
-import { BYTES_PER_PRINT, bytesOf, keepsPromises, recordingOver } from './columns.ts';
+import { BYTES_PER_PRINT, bytesOf, columnKeepsPromises, columnOffset, COLUMNS, recordingOver } from './columns.ts';
 
 const MAGIC = 'SPOTSIM-REPLAY\0\0';
 /** Bumped whenever the layout or the parse changes what an entry holds. */
 const VERSION = 1;
 const HEADER_BYTES = 64;
 const HASH_BYTES = 32;
+/** An entry is read and checked in pieces of this size, each still in the processor's cache when checked. */
+const PIECE_BYTES = 256 * 1024;
 /** An identity record is a few hundred bytes; anything larger is not one. */
 const MAX_IDENTITY_BYTES = 4096;
 /**
@@ -102,8 +104,20 @@ export function readEntry(dir: string, key: EntryKey, symbol: string): Recording
     if (!found.equals(expected) || !Number.isSafeInteger(count) || count < 1) return undefined;
     if (fstatSync(fd).size !== HEADER_BYTES + BYTES_PER_PRINT * count) return undefined;
     const recording = recordingOver(symbol, count);
-    if (!readFully(fd, bytesOf(recording), HEADER_BYTES)) return undefined;
-    return keepsPromises(recording, key.format === 'aggTrades') ? recording : undefined;
+    const buffer = recording.timeUs.buffer;
+    // Column by column, a piece at a time, each piece checked right after it is read.
+    for (let c = 0; c < COLUMNS.length; c++) {
+      const size = COLUMNS[c]!.bytes;
+      const offset = columnOffset(c, count);
+      const rowsPerPiece = PIECE_BYTES / size;
+      for (let from = 0; from < count; from += rowsPerPiece) {
+        const to = Math.min(count, from + rowsPerPiece);
+        const piece = new Uint8Array(buffer, offset + from * size, (to - from) * size);
+        if (!readFully(fd, piece, HEADER_BYTES + offset + from * size)) return undefined;
+        if (!columnKeepsPromises(recording, c, from, to, key.format === 'aggTrades')) return undefined;
+      }
+    }
+    return recording;
   } catch {
     return undefined;
   } finally {
@@ -111,12 +125,18 @@ export function readEntry(dir: string, key: EntryKey, symbol: string): Recording
   }
 }
 
-/** Writes `target` through a file of its own renamed over it; false (and nothing left behind) on any error. */
+/** Writes `parts` through a file of its own renamed over `name`; false (and nothing left behind) on any error. */
 function writeAtomically(dir: string, name: string, parts: readonly Uint8Array[]): boolean {
   const temporary = join(dir, `${name}.${process.pid}.${randomUUID()}.tmp`);
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(temporary, Buffer.concat(parts));
+    const fd = openSync(temporary, 'w');
+    try {
+      // Part by part: the columns are written from where they lie, never copied into one buffer.
+      for (const part of parts) for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, join(dir, name));
     return true;
   } catch {

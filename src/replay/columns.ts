@@ -33,24 +33,71 @@ export function startsAggregate(everyRowNew: boolean, r: Recording, i: number): 
   return r.timeUs[i] !== r.timeUs[i - 1] || r.price[i] !== r.price[i - 1] || r.buyerIsMaker[i] !== r.buyerIsMaker[i - 1] ? 1 : 0;
 }
 
-/**
- * Whether the columns keep the Recording's promises: times whole, non-decreasing, below 2^53;
- * prices and quantities whole from 1 to 2^53 - 1; flags 0 or 1 and the aggregates as
- * `startsAggregate` says. The cache checks an entry with it before using it.
- */
-export function keepsPromises(r: Recording, everyRowNew: boolean): boolean {
-  const { timeUs, price, qty, buyerIsMaker, newAggregate } = r;
-  let previous = 0;
-  for (let i = 0; i < r.count; i++) {
-    const t = timeUs[i]!;
-    const p = price[i]!;
-    const q = qty[i]!;
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** The columns in the order of the buffer (and of the cache file), each with its element size. */
+export const COLUMNS = [
+  { name: 'timeUs', bytes: 8 },
+  { name: 'price', bytes: 8 },
+  { name: 'qty', bytes: 8 },
+  { name: 'buyerIsMaker', bytes: 1 },
+  { name: 'newAggregate', bytes: 1 },
+] as const;
+
+/** Byte offset of column `c` (an index of COLUMNS) in the buffer of `count` prints. */
+export function columnOffset(c: number, count: number): number {
+  let offset = 0;
+  for (let i = 0; i < c; i++) offset += COLUMNS[i]!.bytes * count;
+  return offset;
+}
+
+function wholeTimes(t: Float64Array, from: number, to: number): boolean {
+  let previous = from === 0 ? 0 : t[from - 1]!;
+  for (let i = from; i < to; i++) {
+    const x = t[i]!;
     // `x === Math.floor(x)` is false for NaN; the bounds refuse the infinities.
-    if (!(t >= previous && t <= Number.MAX_SAFE_INTEGER && t === Math.floor(t))) return false;
-    if (!(p >= 1 && p <= Number.MAX_SAFE_INTEGER && p === Math.floor(p))) return false;
-    if (!(q >= 1 && q <= Number.MAX_SAFE_INTEGER && q === Math.floor(q))) return false;
-    if (buyerIsMaker[i]! > 1 || newAggregate[i] !== startsAggregate(everyRowNew, r, i)) return false;
-    previous = t;
+    if (!(x >= previous && x <= MAX && x === Math.floor(x))) return false;
+    previous = x;
   }
   return true;
+}
+
+function wholeUnits(a: Float64Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const x = a[i]!;
+    if (!(x >= 1 && x <= MAX && x === Math.floor(x))) return false;
+  }
+  return true;
+}
+
+function flags(a: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (a[i]! > 1) return false;
+  return true;
+}
+
+function aggregatesStarted(r: Recording, everyRowNew: boolean, from: number, to: number): boolean {
+  const starts = r.newAggregate;
+  for (let i = from; i < to; i++) if (starts[i] !== startsAggregate(everyRowNew, r, i)) return false;
+  return true;
+}
+
+/**
+ * Whether rows [from, to) of column `c` keep the Recording's promises: times whole,
+ * non-decreasing, below 2^53; prices and quantities whole from 1 to 2^53 - 1; flags 0 or 1; the
+ * aggregates as `startsAggregate` says (checked after the columns it reads). The cache checks
+ * each piece of an entry as it reads it, while the piece is still in the processor's cache.
+ */
+export function columnKeepsPromises(r: Recording, c: number, from: number, to: number, everyRowNew: boolean): boolean {
+  switch (c) {
+    case 0:
+      return wholeTimes(r.timeUs, from, to);
+    case 1:
+      return wholeUnits(r.price, from, to);
+    case 2:
+      return wholeUnits(r.qty, from, to);
+    case 3:
+      return flags(r.buyerIsMaker, from, to);
+    default:
+      return aggregatesStarted(r, everyRowNew, from, to);
+  }
 }

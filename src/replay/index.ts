@@ -39,22 +39,33 @@ export function loadRecordings(config: Config, nowMs: number = Date.now()): Read
   return recordings;
 }
 
-function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, cacheDir: string, nowMs: number, problems: FileProblems): Recording | undefined {
-  const { file, symbol } = entry;
-  const expected = 'a readable spot aggTrades or trades file of the reference\'s public data';
+const READABLE = "a readable spot aggTrades or trades file of the reference's public data";
+
+/** The file's metadata, or undefined with its problem noted (missing, a directory, too large). */
+function statOf(file: string, keyPath: string, problems: FileProblems): BigIntStats | undefined {
   let stat: BigIntStats;
   try {
     stat = statSync(file, { bigint: true });
   } catch (error) {
-    problems.add(keyPath, expected, `${JSON.stringify(file)} (${failureReason(error)})`);
+    problems.add(keyPath, READABLE, `${JSON.stringify(file)} (${failureReason(error)})`);
     return undefined;
   }
-  if (!stat.isFile()) return problems.add(keyPath, expected, `${JSON.stringify(file)} (not a file)`), undefined;
-  if (stat.size > BigInt(MAX_FILE_BYTES)) return problems.add(keyPath, `a file of at most ${MAX_FILE_BYTES} bytes (a day's file)`, `${JSON.stringify(file)} (${stat.size} bytes)`), undefined;
+  if (!stat.isFile()) problems.add(keyPath, READABLE, `${JSON.stringify(file)} (not a file)`);
+  else if (stat.size > BigInt(MAX_FILE_BYTES)) problems.add(keyPath, `a file of at most ${MAX_FILE_BYTES} bytes (a day's file)`, `${JSON.stringify(file)} (${stat.size} bytes)`);
+  else return stat;
+  return undefined;
+}
+
+/** One entry's recording: from the cache when its file was parsed before, else parsed (and cached). */
+function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, cacheDir: string, nowMs: number, problems: FileProblems): Recording | undefined {
+  const { file, symbol } = entry;
+  const stat = statOf(file, keyPath, problems);
+  if (stat === undefined) return undefined;
   const format = replayFormatOf(entry)!; // the configuration checked that one is known
   const grid: Grid = { tick: inst.tick, lot: inst.lot, tickDecimals: stepDecimals(inst.tick), lotDecimals: stepDecimals(inst.lot) };
   const keyOf = (contentHash: string): EntryKey => ({ contentHash, format, tickDecimals: grid.tickDecimals, lotDecimals: grid.lotDecimals });
 
+  // A later worker or run: the file is as it was when its hash was remembered.
   const remembered = rememberedHash(cacheDir, file, stat);
   const cached = remembered === undefined ? undefined : readEntry(cacheDir, keyOf(remembered), symbol);
   if (cached !== undefined) return cached;
@@ -62,19 +73,22 @@ function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, c
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    problems.add(keyPath, expected, `${JSON.stringify(file)} (${failureReason(error)})`);
+    problems.add(keyPath, READABLE, `${JSON.stringify(file)} (${failureReason(error)})`);
     return undefined;
   }
   const contentHash = contentHashOf(bytes);
   rememberHash(cacheDir, file, stat, contentHash, nowMs);
   const key = keyOf(contentHash);
-  // The same bytes under another name or path were parsed before.
+  // The same bytes at another path, or the file changed back, were parsed before.
   const sameContent = remembered === contentHash ? undefined : readEntry(cacheDir, key, symbol);
   if (sameContent !== undefined) return sameContent;
   let csv: Uint8Array = bytes;
   if (/\.zip$/i.test(file)) {
     const zip = readSingleCsvEntry(bytes, MAX_FILE_BYTES);
-    if (!zip.ok) return problems.add(file, zip.problem), undefined;
+    if (!zip.ok) {
+      problems.add(file, zip.problem);
+      return undefined;
+    }
     csv = zip.data;
   }
   const recording = readTradesCsv(csv, file, format, symbol, grid, problems);

@@ -3,7 +3,7 @@
 // bad file. The cache has its own tests (cache.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { samples } from '../../scripts/replay/generate-samples.ts';
@@ -141,4 +141,17 @@ test('startSimulator rejects a bad replay file with the ConfigError before it li
       return true;
     },
   );
+});
+
+test('a start reads the file once: a reset after the file is gone still works', async () => {
+  const file = join(tempDir(), 'BTCUSDT-aggTrades-2025-01-01.csv');
+  writeFileSync(file, readFileSync(join(SAMPLES, 'BTCUSDT-aggTrades-2025-01-01.csv')));
+  const sim = await startSimulator({ config: { sim: { port: 0, tls_port: 0, clock: 'manual', start_time_ms: 1735689600000, replay: [{ symbol: 'BTCUSDT', file }], replay_cache_dir: tempDir() } } });
+  try {
+    rmSync(file);
+    sim.reset();
+    sim.reset();
+  } finally {
+    await sim.stop();
+  }
 });
