@@ -152,6 +152,7 @@ export class Simulator {
         depthUpdateMs: config.sim.depth_update_ms,
         maxCatchUpSteps: clock instanceof ManualClock ? Infinity : MAX_CATCH_UP_STEPS,
         deferPrints: clock instanceof ManualClock,
+        depthFollowed: () => config.sim.depth_snapshot === 'flushed' || gateway.hasBookStreams(),
       },
       clock.now(),
     );

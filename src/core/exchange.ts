@@ -81,14 +81,27 @@ export class Exchange {
     this.replays = new Replays(config, instruments, this.matcher, this.resting, marketHistory, startTime);
     this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime, this.replays.symbolIndexes);
     const { resting, history, matcher, desk, generator, replays } = this;
+    // A replayed symbol's synthetic book is rebuilt when next looked at (replays.ts): reading the book settles it.
     this.state = {
       markets,
-      books: matcher.books,
-      depth: matcher.depth,
-      orders: resting.orders,
+      get books() {
+        replays.settle();
+        return matcher.books;
+      },
+      get depth() {
+        replays.settle();
+        return matcher.depth;
+      },
+      get orders() {
+        replays.settle();
+        return resting.orders;
+      },
       clientIds: open.clientIds,
       history,
-      counterpartyResting: resting.counterpartyResting,
+      get counterpartyResting() {
+        replays.settle();
+        return resting.counterpartyResting;
+      },
       ledger,
       tradeLog,
       conservation: new ConservationCursor(),
@@ -107,6 +120,7 @@ export class Exchange {
     this.generator.seed(this);
     // A replayed symbol starts with its book around the last history print and what prints at the start.
     this.replays.seed(this, startTime);
+    this.replays.settle();
     for (const agg of this.matcher.depth) agg.publishSilently();
   }
 
@@ -122,6 +136,11 @@ export class Exchange {
   /** The published time of the next recorded print of a replayed symbol (Infinity: none left). */
   nextPrintAt(): number {
     return this.replays.nextPrintAt();
+  }
+
+  /** Whether a replayed symbol's synthetic book owes a rebuild (made by the next command or read of the book). */
+  get bookRebuildOwed(): boolean {
+    return this.replays.bookOwed;
   }
 
   /** Whether any symbol has level changes not yet published in a depth batch. */
@@ -140,6 +159,8 @@ export class Exchange {
    * so a driver tick still ends with one balance event.
    */
   submit<C extends Command>(cmd: C): Outcome<ResultOf<C>> {
+    // Every command but the replay's own and the clock's sees the synthetic books as the prints left them.
+    if (this.replays.bookOwed && cmd.type !== 'counterpartyPrint' && cmd.type !== 'counterpartyRebuild' && cmd.type !== 'advance') this.replays.settle();
     const result = this.run(cmd);
     // The generator's commands inside `advance`: their events join the outer command's.
     let events = NO_EVENTS;

@@ -72,8 +72,11 @@ test('the synthetic book: depth_levels a side of level_qty around the last print
   assert.deepEqual(book.asks.top(10), [1, 2, 3, 4, 5].map((k) => [L + k, LOT / 2]));
   const before = ex.instruments[0]!.updateId;
   advance(ex, T0 + 1000);
-  assert.deepEqual(book.bids.top(10), [1, 2, 3, 4, 5].map((k) => [L + 3 - k, LOT / 2]));
-  assert.deepEqual(book.asks.top(10), [1, 2, 3, 4, 5].map((k) => [L + 3 + k, LOT / 2]));
+  // The rebuild is made when the book is next read.
+  assert.equal(ex.instruments[0]!.updateId, before);
+  const moved = bookOf(ex, 'BTCUSDT')!;
+  assert.deepEqual(moved.bids.top(10), [1, 2, 3, 4, 5].map((k) => [L + 3 - k, LOT / 2]));
+  assert.deepEqual(moved.asks.top(10), [1, 2, 3, 4, 5].map((k) => [L + 3 + k, LOT / 2]));
   const diff = flushDepth(ex, T0 + 1000).diffs[0]!;
   assert.equal(diff.firstUpdateId, before + 1);
   assert.equal(diff.lastUpdateId, before + 1, 'the whole move is one update id');

@@ -106,6 +106,16 @@ export class Replays {
     return null;
   }
 
+  /** Whether a synthetic book owes a rebuild (made when something looks at the book: `settle`). */
+  get bookOwed(): boolean {
+    return this.synthetic.owed;
+  }
+
+  /** Makes the rebuilds owed, before anything reads or changes a replayed symbol's book. */
+  settle(): void {
+    this.synthetic.settle();
+  }
+
   /**
    * A scripted limit order in a replayed symbol: it takes from the account's orders only, then
    * rests; its book key or 0. One that would cross another scripted order is refused: it may

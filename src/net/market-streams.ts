@@ -47,6 +47,8 @@ export class MarketStreams implements StreamFanOut {
   private readonly subscribers = new Map<string, Set<MarketConnection>>();
   readonly connections = new Set<MarketConnection>();
   private readonly validStreams: ReadonlySet<string>;
+  /** The depth-diff and bookTicker streams of every symbol (asked about at every scheduler stop of a replay). */
+  private readonly bookStreams: readonly string[];
 
   constructor(
     symbols: readonly string[],
@@ -69,10 +71,17 @@ export class MarketStreams implements StreamFanOut {
       for (const suffix of EVENT_STREAM_SUFFIXES) names.add(s + suffix);
     }
     this.validStreams = names;
+    this.bookStreams = [...names].filter((name) => name.endsWith('@bookTicker') || DEPTH_SUFFIXES.some((suffix) => name.endsWith(suffix)));
   }
 
   *activeNames(): Iterable<string> {
     for (const [name, subs] of this.subscribers) if (subs.size > 0) yield name;
+  }
+
+  /** Whether a depth-diff or bookTicker stream has a subscriber: someone follows the books' changes. */
+  hasBookStreams(): boolean {
+    for (const name of this.bookStreams) if (this.hasSubscribers(name)) return true;
+    return false;
   }
 
   hasSubscribers(name: string): boolean {

@@ -119,6 +119,11 @@ export class WsGateway implements EventDelivery {
     return this.pushes.hasTimedSubscribers();
   }
 
+  /** Whether a depth-diff or bookTicker stream has a subscriber. */
+  hasBookStreams(): boolean {
+    return this.market.hasBookStreams();
+  }
+
   /** The timed market-data pushes due at `now` (the simulator's clock; called by the scheduler). */
   publishMarketData(now: number): void {
     this.pushes.publish(now);

@@ -32,6 +32,11 @@ export interface ExchangeTaskHost {
    * whoever moves the clock calls `settle` at the end of each move.
    */
   readonly deferPrints: boolean;
+  /**
+   * Whether anyone follows the books' changes (a depth or bookTicker stream, flushed depth
+   * snapshots): a replayed book owing a rebuild is then rebuilt and published at depth instants.
+   */
+  depthFollowed(): boolean;
 }
 
 /**
@@ -75,7 +80,7 @@ export class ExchangeTask implements TimedTask {
     if (expiry < due) due = expiry;
     const print = core.nextPrintAt();
     if (print < due) due = this.deferredPrint(print, due);
-    if (!core.depthPending) this.depthDue = Infinity;
+    if (!this.depthOwed(core)) this.depthDue = Infinity;
     // An instant already answered stays the answer until it runs: no grid instant lies between
     // the time it was asked for and it (and an overdue one stays due).
     else if (this.depthDue === Infinity) this.depthDue = gridAfter(after, this.origin, host.depthUpdateMs);
@@ -97,6 +102,11 @@ export class ExchangeTask implements TimedTask {
     return depthInstant < others ? depthInstant : print;
   }
 
+  /** Level changes to publish, or a replayed book's rebuild that someone follows. */
+  private depthOwed(core: Exchange): boolean {
+    return core.depthPending || (core.bookRebuildOwed && this.host.depthFollowed());
+  }
+
   /** The end of a manual clock's move: the prints due by `now` that waited for a later depth instant. */
   settle(now: number): void {
     const core = this.host.core();
@@ -115,7 +125,7 @@ export class ExchangeTask implements TimedTask {
     // A change made earlier in this same stop (a generator step at a grid instant) is in this
     // instant's batch, as a tick would have it; otherwise the batch waits for its instant.
     if (now < this.depthDue && (now - this.origin) % host.depthUpdateMs !== 0) return;
-    if (!core.depthPending) return;
+    if (!this.depthOwed(core)) return;
     this.depthDue = Infinity;
     const batch = core.submit({ type: 'flushDepth', now });
     if (batch.ok) host.publishBatch(batch.value.diffs, batch.value.touches);

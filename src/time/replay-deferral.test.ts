@@ -24,6 +24,8 @@ const REC = Date.UTC(2025, 0, 1);
 interface Story {
   readonly gaps: readonly { ms: number; step: number; m: boolean }[];
   readonly depthMs: number;
+  /** Whether someone follows the depth (a replayed book is then rebuilt at depth instants, else when read). */
+  readonly followed: boolean;
   readonly faultTimes: readonly number[];
   readonly steps: readonly ({ kind: 'advance'; ms: number } | { kind: 'order'; side: 'BUY' | 'SELL'; offset: number } | { kind: 'cancelAll' } | { kind: 'listenKey' })[];
 }
@@ -51,6 +53,7 @@ function world(story: Story, deferPrints: boolean): string[] {
       depthUpdateMs: story.depthMs,
       maxCatchUpSteps: Infinity,
       deferPrints,
+      depthFollowed: () => story.followed,
     },
     T0,
   );
@@ -87,6 +90,7 @@ const stops: number[] = [];
 const story: fc.Arbitrary<Story> = fc.record({
   gaps: fc.array(fc.record({ ms: fc.integer({ min: 0, max: 120 }), step: fc.integer({ min: -3, max: 3 }), m: fc.boolean() }), { minLength: 1, maxLength: 80 }),
   depthMs: fc.oneof(fc.constantFrom(10, 20, 50, 100), fc.integer({ min: 1, max: 250 })),
+  followed: fc.boolean(),
   // Faults on round instants too, where they meet depth instants (the deferral must stop short of them).
   faultTimes: fc.array(fc.oneof(fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 1, max: 200 }).map((k) => k * 10)), { maxLength: 3 }),
   steps: fc.array(
@@ -110,7 +114,7 @@ test('prints waiting for the depth instant publish the same events, reads, book 
 });
 
 test('a timed fault on a depth instant: the prints before it come before it', () => {
-  const s: Story = { gaps: [{ ms: 0, step: 0, m: false }, { ms: 5, step: 1, m: true }, { ms: 3, step: 1, m: false }, { ms: 9, step: -1, m: false }], depthMs: 10, faultTimes: [10], steps: [{ kind: 'advance', ms: 30 }] };
+  const s: Story = { gaps: [{ ms: 0, step: 0, m: false }, { ms: 5, step: 1, m: true }, { ms: 3, step: 1, m: false }, { ms: 9, step: -1, m: false }], depthMs: 10, followed: true, faultTimes: [10], steps: [{ kind: 'advance', ms: 30 }] };
   const log = world(s, true);
   assert.deepEqual(log, world(s, false));
   const fault = log.indexOf(`fault ${T0 + 10} at ${T0 + 10}`);
@@ -118,7 +122,7 @@ test('a timed fault on a depth instant: the prints before it come before it', ()
 });
 
 test('the deferral saves stops: with a quiet account, one stop per depth batch and per read', () => {
-  const s: Story = { gaps: Array.from({ length: 200 }, (_, i) => ({ ms: 7, step: (i % 5) - 2, m: i % 2 === 0 })), depthMs: 100, faultTimes: [], steps: [{ kind: 'advance', ms: 2_000 }] };
+  const s: Story = { gaps: Array.from({ length: 200 }, (_, i) => ({ ms: 7, step: (i % 5) - 2, m: i % 2 === 0 })), depthMs: 100, followed: true, faultTimes: [], steps: [{ kind: 'advance', ms: 2_000 }] };
   stops.length = 0;
   assert.deepEqual(world(s, true), world(s, false));
   const [deferring, each] = stops as [number, number];

@@ -65,6 +65,7 @@ function world(story: Story) {
     depthUpdateMs: story.depthMs,
     maxCatchUpSteps: Infinity,
     deferPrints: false,
+    depthFollowed: () => true,
   };
   const command = (step: Story['steps'][number]) => {
     const now = clock.now();

@@ -1,9 +1,11 @@
 // The replay counterparty's synthetic book (API.md section 12): in a replayed symbol, bids at
 // center - k ticks and asks at center + k ticks for k = 1..levels, `lots` each, rebuilt around
 // every print. They are counterparty orders like any other (the account's takers meet them in
-// price-time priority), kept apart only by their keys here. A rebuild gives all its level
-// changes one book update id (so a depth diff or a bookTicker shows one id per rebuild) and
-// changes only what differs: at a print one tick from the last, one level a side moves; when
+// price-time priority), kept apart only by their keys here. A rebuild is owed at each print and
+// made when something next looks at the book (`settle`: the exchange calls it before any command
+// but the prints' and before any read of the book), so a day of prints that nobody looks at
+// between costs no level at all. A rebuild gives all its level changes one book update id (so a
+// depth diff or a bookTicker shows one id per rebuild) and changes only what differs: at a print one tick from the last, one level a side moves; when
 // nothing else touched the symbol's book since the last rebuild (its update id is unchanged),
 // only the prices entering the range are looked at. The synthetic levels never cross another
 // order: a level at or through the best other order of the opposite side (a scripted order
@@ -37,6 +39,10 @@ class Ring {
 
 class SymbolLevels {
   center = 0;
+  /** The rebuild owed: its center (0: none), levels a side and lots a level. */
+  owedCenter = 0;
+  owedLevels = 0;
+  owedLots = 0;
   /** The symbol's book update id right after the last rebuild: unchanged means nothing touched the book since. */
   updateIdAfter = -1;
   /** Other counterparty orders (scripted ones) resting in the symbol at the last full rebuild. */
@@ -54,6 +60,8 @@ export class SyntheticLevels<A = unknown> {
   private readonly symbols: (SymbolLevels | undefined)[];
   /** The update id of the rebuild running now (0: none taken yet). */
   private updateId = 0;
+  /** Whether a symbol owes a rebuild. */
+  owed = false;
 
   constructor(
     private readonly instruments: readonly Instrument[],
@@ -74,8 +82,29 @@ export class SyntheticLevels<A = unknown> {
     this.symbols[symbolIndex] = new SymbolLevels(new Ring(0), new Ring(0), 0);
   }
 
-  /** Rebuilds the symbol's synthetic book around `center` (ticks): `levels` a side of `lots` each. */
+  /** The symbol's synthetic book is to be rebuilt around `center` (ticks): `levels` a side of `lots` each. */
   rebuild(symbolIndex: number, center: number, levels: number, lots: number): void {
+    const s = this.symbols[symbolIndex]!;
+    s.owedCenter = center;
+    s.owedLevels = levels;
+    s.owedLots = lots;
+    this.owed = true;
+  }
+
+  /** Makes every rebuild owed: the synthetic books as the prints left them. */
+  settle(): void {
+    if (!this.owed) return;
+    this.owed = false;
+    for (let i = 0; i < this.symbols.length; i++) {
+      const s = this.symbols[i];
+      if (s === undefined || s.owedCenter === 0) continue;
+      const center = s.owedCenter;
+      s.owedCenter = 0;
+      this.build(i, center, s.owedLevels, s.owedLots);
+    }
+  }
+
+  private build(symbolIndex: number, center: number, levels: number, lots: number): void {
     const inst = this.instruments[symbolIndex]!;
     const book = this.books[symbolIndex]!;
     this.updateId = 0;
@@ -124,6 +153,7 @@ export class SyntheticLevels<A = unknown> {
    * one (a scripted order); undefined when there is none.
    */
   bestScripted(symbolIndex: number, side: Side): number | undefined {
+    this.settle();
     const s = this.symbols[symbolIndex]!;
     const bookSide = this.books[symbolIndex]!.sideOf(side);
     const ring = side === 'BUY' ? s.bids : s.asks;
@@ -140,6 +170,7 @@ export class SyntheticLevels<A = unknown> {
    * would cross step back (they are not there to trade with it), with one update id.
    */
   stepBack(symbolIndex: number, side: Side, price: number): void {
+    this.settle();
     const s = this.symbols[symbolIndex]!;
     const inst = this.instruments[symbolIndex]!;
     const book = this.books[symbolIndex]!;
