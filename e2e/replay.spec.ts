@@ -148,3 +148,21 @@ for (const fillAtTouch of [false, true]) {
     });
   });
 }
+
+base.describe('on the wall clock', () => {
+  // Ten recorded minutes a real second. The fixture's reset restarts the replay at `from`, at the
+  // reset's time: published times are that start plus the recorded time since `from`, over 600.
+  const test = withSimConfig({ sim: { start_time_ms: FROM, replay: [{ symbol: SYMBOL, file: HOUR_FILE, from: FROM, speed: 600 }] } });
+
+  test('prints come in real time, spaced by their recorded times over speed, and the depth follows them', async ({ client }) => {
+    const stream = await client.streams('btcusdt@trade', 'btcusdt@depth');
+    const first = (await stream.next('btcusdt@trade', { timeout: 10_000 })).data as TradeEvent;
+    const later = (await stream.next((m) => m.stream === 'btcusdt@trade' && (m.data as TradeEvent).t >= first.t + 20, { timeout: 10_000 })).data as TradeEvent;
+    expect((await client.rest.time()).serverTime).toBeGreaterThanOrEqual(later.T);
+    // Trade id k is the file's row k (no account trade here).
+    const [a, b] = [ROWS[first.t - 1]!, ROWS[later.t - 1]!];
+    expect([first.p, later.p]).toEqual([eight(a.price), eight(b.price)]);
+    expect(Math.abs(later.T - first.T - (b.time - a.time) / 600)).toBeLessThanOrEqual(1);
+    await stream.next('btcusdt@depth', { timeout: 10_000 });
+  });
+});
