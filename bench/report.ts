@@ -276,6 +276,25 @@ function replayLoadRows(r: Json | null): Row[] {
   ];
 }
 
+function replaySpeedRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const t = r.targets ?? {};
+  const day = `${fmt(r.day?.prints)} prints`;
+  const row = (metric: string, m: Json | undefined, target: Json | undefined): Row => ({
+    metric,
+    figure: m?.printsPerSec,
+    unit: `prints/s (${fmt(m?.printsPerCpuSec)} per CPU-second)`,
+    baseline: r.bare?.rowsPerSec,
+    ratio: m?.printsPerCpuSec / r.bare?.rowsPerCpuSec,
+    target: target?.target,
+    met: target?.met,
+  });
+  return [
+    row(`replay: a day (${day}) by one advanceTime, no subscriber (vs a bare loop over its rows)`, r.quiet, t.quiet),
+    row(`replay: the same day by the minute, a trade and a kline subscriber (vs the bare loop)`, r.subscribers, t.subscribers),
+  ];
+}
+
 /** The benches without a results file, on one line. */
 function notRun(): string[] {
   const names = Object.entries(results).flatMap(([name, j]) => (j === null ? [name] : []));
@@ -301,6 +320,7 @@ const results = {
   package: load('package'),
   routing: load('routing'),
   'replay-load': load('replay-load'),
+  'replay-speed': load('replay-speed'),
 };
 const rows = [
   ...engineRows(results.engine),
@@ -314,6 +334,7 @@ const rows = [
   ...packageRows(results.package),
   ...routingRows(results.routing),
   ...replayLoadRows(results['replay-load']),
+  ...replaySpeedRows(results['replay-speed']),
 ];
 const lines = [
   '## The latest `npm run bench`',
