@@ -3,60 +3,25 @@
 // streams, once on the fixture's simulator (reset before the test: the replay restarts at
 // `from`) and once on a simulator started fresh with the same configuration. The account's
 // orders rest, take from the synthetic book and are filled by prints on the way.
-import { test, expect, SpotSimClient, type Simulator } from 'spot-sim/fixture';
-import { WebSocket } from 'ws';
+import { test, expect, type Simulator } from 'spot-sim/fixture';
 import { startSimulator } from 'spot-sim';
 import { HOUR, HOUR_FILE } from './support/replay.ts';
+import { frameWhere, recordSession, type Transcript } from './support/transcript.ts';
 
 const FROM = HOUR + 20 * 60_000;
 const SIM = { clock: 'manual', start_time_ms: FROM, seed: 42, replay: [{ symbol: 'BTCUSDT', file: HOUR_FILE, from: FROM, fill_at_touch: true }] } as const;
 
 test.use({ simConfig: { sim: SIM } });
 
-interface Transcript {
-  rest: string[];
-  market: string[];
-  wsApi: string[];
-}
-
-/** Resolves when a frame matching `pred` has arrived on `ws` (frames before it are in order). */
-function frameWhere(ws: WebSocket, pred: (text: string) => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no such frame within 5 s')), 5000);
-    const on = (data: unknown) => {
-      if (!pred(String(data))) return;
-      clearTimeout(timer);
-      ws.off('message', on);
-      resolve();
-    };
-    ws.on('message', on);
-  });
-}
-
 async function run(sim: Simulator): Promise<Transcript> {
-  const out: Transcript = { rest: [], market: [], wsApi: [] };
-  const client = new SpotSimClient(sim, { now: () => sim.now() });
-  try {
-    const market = new WebSocket(`${sim.urls.ws}/stream?streams=btcusdt@depth/btcusdt@trade/btcusdt@aggTrade/btcusdt@bookTicker/btcusdt@kline_1m`);
-    const api = new WebSocket(`${sim.urls.ws}/ws-api/v3`);
-    market.on('message', (data) => out.market.push(String(data)));
-    api.on('message', (data) => out.wsApi.push(String(data)));
-    await Promise.all([new Promise((r) => market.once('open', r)), new Promise((r) => api.once('open', r))]);
-    const wsApi = client.newWsApi();
-    api.send(JSON.stringify({ id: 'sub', method: 'userDataStream.subscribe.signature', params: wsApi.sign({}) }));
-    await frameWhere(api, (t) => t.includes('"id":"sub"'));
-    const rest = async (method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | number>) => {
-      const res = await client.rest.request({ method, path: `${path}?${client.rest.sign(params)}`, headers: { 'X-MBX-APIKEY': sim.credentials.apiKey } });
-      out.rest.push(`${res.status} ${JSON.stringify(res.body)}`);
-      return res.body as { orderId?: number };
-    };
+  return recordSession(sim, 'btcusdt@depth/btcusdt@trade/btcusdt@aggTrade/btcusdt@bookTicker/btcusdt@kline_1m', async ({ client, api, sign, rest }) => {
     for (let step = 0; step < 8; step++) {
       sim.advanceTime(7_000);
       const [last] = await client.rest.trades({ symbol: 'BTCUSDT', limit: 1 });
       const price = Number(last!.price);
       // Resting orders a tick or two from the last print (the prints fill them), and a taker.
       await rest('POST', '/api/v3/order', { symbol: 'BTCUSDT', side: step % 2 ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.002', price: (price + (step % 2 ? 0.02 : -0.02)).toFixed(2) });
-      api.send(JSON.stringify({ id: step, method: 'order.place', params: wsApi.sign({ symbol: 'BTCUSDT', side: step % 2 ? 'BUY' : 'SELL', type: 'MARKET', quantity: '0.01' }) }));
+      api.send(JSON.stringify({ id: step, method: 'order.place', params: sign({ symbol: 'BTCUSDT', side: step % 2 ? 'BUY' : 'SELL', type: 'MARKET', quantity: '0.01' }) }));
       await frameWhere(api, (t) => t.startsWith(`{"id":${step},`));
       sim.advanceTime(13_000);
       await rest('GET', '/api/v3/depth', { symbol: 'BTCUSDT', limit: 5 });
@@ -64,16 +29,7 @@ async function run(sim: Simulator): Promise<Transcript> {
     }
     await rest('GET', '/api/v3/myTrades', { symbol: 'BTCUSDT' });
     await rest('GET', '/api/v3/account', {});
-    market.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 999 }));
-    await frameWhere(market, (t) => t.includes('"id":999'));
-    api.send(JSON.stringify({ id: 'end', method: 'ping' }));
-    await frameWhere(api, (t) => t.includes('"id":"end"'));
-    market.close();
-    api.close();
-    return out;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 test('same file, configuration and requests, manual clock: byte-identical responses and streams on a replayed symbol', async ({ sim }) => {
