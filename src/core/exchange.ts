@@ -8,8 +8,9 @@
 // The parts, one room each: the book (book/: books, resting orders, depth, matching), the account
 // (account/: the desk with the account's commands and its side of each fill, over the ledger,
 // the trade log, the open orders' ids and the ended orders), public market data (market/: fed the
-// book's trades) and the counterparty (counterparty/: the generator, whose commands come through
-// this same `submit`). This file wires them. Reads go through `state` (queries.ts,
+// book's trades) and the counterparty (counterparty/: the generator and a replayed symbol's
+// recorded prints, whose commands come through this same `submit`; replays.ts wires the
+// replayed symbols). This file wires them. Reads go through `state` (queries.ts,
 // invariants.ts). A reset is a new Exchange.
 
 import type { Config } from '../config/types.ts';

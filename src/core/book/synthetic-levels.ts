@@ -5,9 +5,10 @@
 // made when something next looks at the book (`settle`: the exchange calls it before any command
 // but the prints' and before any read of the book), so a day of prints that nobody looks at
 // between costs no level at all. A rebuild gives all its level changes one book update id (so a
-// depth diff or a bookTicker shows one id per rebuild) and changes only what differs: at a print one tick from the last, one level a side moves; when
-// nothing else touched the symbol's book since the last rebuild (its update id is unchanged),
-// only the prices entering the range are looked at. The synthetic levels never cross another
+// depth diff or a bookTicker shows one id per rebuild) and changes only what differs: one tick
+// from the last center, one level a side moves; when nothing else touched the symbol's book
+// since the last rebuild (its update id is unchanged), only the prices entering the range are
+// looked at. The synthetic levels never cross another
 // order: a level at or through the best other order of the opposite side (a scripted order
 // resting beside them) is left out.
 //

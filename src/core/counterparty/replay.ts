@@ -67,9 +67,9 @@ export class ReplayCounterparty {
   }
 
   /**
-   * Prints every row whose published time is at or before `now`, each at its own time, then
-   * rebuilds the synthetic book around the last of them. Between the prints of one call nothing
-   * can read the book (a print meets only the account's resting orders, and no command comes
+   * Prints every row whose published time is at or before `now`, each at its own time, then asks
+   * for the synthetic book around the last of them. Between the prints of one call nothing can
+   * read the book (a print meets only the account's resting orders, and no command comes
    * between), so the book after each print is the book after the last.
    */
   advance(venue: ReplayVenue, now: number): void {
