@@ -255,6 +255,46 @@ function orderHistoryRows(o: Json | null): Row[] {
   ];
 }
 
+function replayLoadRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const t = r.targets ?? {};
+  const day = `${fmt(r.day?.aggregates)} aggregate trades, ${fmt(r.day?.zipBytes / 2 ** 20, 1)} MiB .zip`;
+  // Wall time against the floor's, the ratio in CPU time (what holds up on a shared machine).
+  const againstFloor = (metric: string, m: Json | undefined, target: Json | undefined): Row => ({
+    metric,
+    figure: m?.medianMs,
+    unit: `ms (CPU ${fmt(m?.medianCpuMs)} ms against ${fmt(m?.bareMedianCpuMs)})`,
+    baseline: m?.bareMedianMs,
+    ratio: m?.medianCpuMs / m?.bareMedianCpuMs,
+    target: target?.target,
+    met: target?.met,
+  });
+  return [
+    againstFloor(`replay: a day (${day}) loaded with an empty cache (vs reading and inflating the .zip alone)`, r.cold, t.cold),
+    { metric: 'replay: memory per print once loaded (array buffers after gc)', figure: r.memory?.bytesPerPrint, unit: `B (RSS +${fmt(r.memory?.rssBytesPerPrintFromCache, 1)} B from the cache)`, target: t.bytesPerPrint?.target, met: t.bytesPerPrint?.met },
+    againstFloor("replay: a later worker's load of the day from the cache (vs reading the entry's bytes alone)", r.cache, t.cache),
+  ];
+}
+
+function replaySpeedRows(r: Json | null): Row[] {
+  if (r === null) return [];
+  const t = r.targets ?? {};
+  const day = `${fmt(r.day?.prints)} prints`;
+  const row = (metric: string, m: Json | undefined, target: Json | undefined): Row => ({
+    metric,
+    figure: m?.printsPerSec,
+    unit: `prints/s (${fmt(m?.printsPerCpuSec)} per CPU-second)`,
+    baseline: r.bare?.rowsPerSec,
+    ratio: m?.printsPerCpuSec / r.bare?.rowsPerCpuSec,
+    target: target?.target,
+    met: target?.met,
+  });
+  return [
+    row(`replay: a day (${day}) by one advanceTime, no subscriber (vs a bare loop over its rows)`, r.quiet, t.quiet),
+    row(`replay: the same day by the minute, a trade and a kline subscriber (vs the bare loop)`, r.subscribers, t.subscribers),
+  ];
+}
+
 /** The benches without a results file, on one line. */
 function notRun(): string[] {
   const names = Object.entries(results).flatMap(([name, j]) => (j === null ? [name] : []));
@@ -279,6 +319,8 @@ const results = {
   reset: load('reset'),
   package: load('package'),
   routing: load('routing'),
+  'replay-load': load('replay-load'),
+  'replay-speed': load('replay-speed'),
 };
 const rows = [
   ...engineRows(results.engine),
@@ -291,6 +333,8 @@ const rows = [
   ...resetRows(results.reset),
   ...packageRows(results.package),
   ...routingRows(results.routing),
+  ...replayLoadRows(results['replay-load']),
+  ...replaySpeedRows(results['replay-speed']),
 ];
 const lines = [
   '## The latest `npm run bench`',

@@ -4,63 +4,22 @@
 // compared) and compared: one on the fixture's simulator (reset to its starting state before the
 // test), one on a simulator started fresh with the same configuration, so the check covers both
 // a start and a reset.
-import { test, expect, SpotSimClient, type Simulator } from 'spot-sim/fixture';
+import { test, expect, type Simulator } from 'spot-sim/fixture';
 import { writeFileSync } from 'node:fs';
-import { WebSocket } from 'ws';
 import { startSimulator, type DepthUpdateEvent } from 'spot-sim';
+import { frameWhere, recordSession, type Transcript } from './support/transcript.ts';
 
 const START = Date.UTC(2026, 0, 1);
 const MANUAL = { clock: 'manual', start_time_ms: START, seed: 42 } as const;
 
 test.use({ simConfig: { sim: MANUAL } });
 
-interface Recording {
-  rest: string[];
-  market: string[];
-  wsApi: string[];
-}
-
-function record(ws: WebSocket, into: string[]): void {
-  ws.on('message', (data) => into.push(String(data)));
-}
-
-/** Resolves when a frame matching `pred` has arrived on `ws` (frames before it are in order). */
-function frameWhere(ws: WebSocket, pred: (text: string) => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no such frame within 5 s')), 5000);
-    const on = (data: unknown) => {
-      if (!pred(String(data))) return;
-      clearTimeout(timer);
-      ws.off('message', on);
-      resolve();
-    };
-    ws.on('message', on);
-  });
-}
-
-async function run(sim: Simulator): Promise<Recording> {
-  const out: Recording = { rest: [], market: [], wsApi: [] };
-  const client = new SpotSimClient(sim, { now: () => sim.now() });
-  try {
-    const market = new WebSocket(`${sim.urls.ws}/stream?streams=btcusdt@depth/btcusdt@trade/btcusdt@bookTicker/ethusdt@depth`);
-    const api = new WebSocket(`${sim.urls.ws}/ws-api/v3`);
-    record(market, out.market);
-    record(api, out.wsApi);
-    await Promise.all([new Promise((r) => market.once('open', r)), new Promise((r) => api.once('open', r))]);
-    const wsApi = client.newWsApi();
-    const signedParams = (p: Record<string, string | number>) => wsApi.sign(p);
-    api.send(JSON.stringify({ id: 'sub', method: 'userDataStream.subscribe.signature', params: signedParams({}) }));
-    await frameWhere(api, (t) => t.includes('"id":"sub"'));
-
-    const rest = async (method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | number>) => {
-      const res = await client.rest.request({ method, path: `${path}?${client.rest.sign(params)}`, headers: { 'X-MBX-APIKEY': sim.credentials.apiKey } });
-      out.rest.push(`${res.status} ${JSON.stringify(res.body)}`);
-      return res.body as { orderId?: number };
-    };
+async function run(sim: Simulator): Promise<Transcript> {
+  return recordSession(sim, 'btcusdt@depth/btcusdt@trade/btcusdt@bookTicker/ethusdt@depth', async ({ api, sign, rest }) => {
     for (let step = 0; step < 8; step++) {
       sim.advanceTime(250);
       const placed = await rest('POST', '/api/v3/order', { symbol: 'BTCUSDT', side: step % 2 ? 'SELL' : 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.01', price: step % 2 ? '60010' : '59990' });
-      api.send(JSON.stringify({ id: step, method: 'order.place', params: signedParams({ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' }) }));
+      api.send(JSON.stringify({ id: step, method: 'order.place', params: sign({ symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', quantity: '0.1' }) }));
       await frameWhere(api, (t) => t.startsWith(`{"id":${step},`));
       sim.advanceTime(250);
       if (step % 3 === 0) await rest('DELETE', '/api/v3/order', { symbol: 'BTCUSDT', orderId: placed.orderId ?? 0 });
@@ -68,17 +27,7 @@ async function run(sim: Simulator): Promise<Recording> {
     }
     await rest('GET', '/api/v3/myTrades', { symbol: 'ETHUSDT' });
     await rest('GET', '/api/v3/account', {});
-    // A control round trip on each connection: everything sent before it has arrived.
-    market.send(JSON.stringify({ method: 'LIST_SUBSCRIPTIONS', id: 999 }));
-    await frameWhere(market, (t) => t.includes('"id":999'));
-    api.send(JSON.stringify({ id: 'end', method: 'ping' }));
-    await frameWhere(api, (t) => t.includes('"id":"end"'));
-    market.close();
-    api.close();
-    return out;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 test('same seed, same requests, manual clock: byte-identical responses and event streams', async ({ sim }) => {

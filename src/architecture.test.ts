@@ -55,7 +55,7 @@ const LAYERS: readonly Layer[] = [
   // exchange task reads the core and the listen keys through a host interface.
   { name: 'time', files: ['time/'], imports: ['core'] },
   // The handle's reads (account-reads.ts) answer as the typed client's objects and SpotSimError.
-  { name: 'simulator', files: ['simulator.ts', 'simulator-options.ts', 'start-simulator.ts', 'history-files.ts', 'start-inputs.ts', 'account-reads.ts'], imports: ['support', 'config', 'core', 'api', 'client', 'market', 'net', 'faults', 'stats', 'time'] },
+  { name: 'simulator', files: ['simulator.ts', 'simulator-options.ts', 'start-simulator.ts', 'history-files.ts', 'file-problems.ts', 'replay/', 'start-inputs.ts', 'account-reads.ts'], imports: ['support', 'config', 'core', 'api', 'client', 'market', 'net', 'faults', 'stats', 'time'] },
   // connectSimulator (API.md 3.2): the handle of a running server over the control API.
   { name: 'remote', files: ['remote.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'simulator'] },
   { name: 'index', files: ['index.ts'], imports: ['config', 'client', 'market', 'net', 'faults', 'stats', 'simulator', 'remote'] },
@@ -96,7 +96,7 @@ const CORE_ROOMS: ReadonlyMap<string, readonly string[]> = new Map([
   ['counterparty', []],
 ]);
 /** The core's root files every room may import: the vocabulary, below all rooms. */
-const CORE_FOUNDATION = ['types.ts', 'units.ts', 'errors.ts', 'markets.ts', 'commands.ts', 'event-queue.ts', 'rng.ts', 'clock.ts', 'lower-bound.ts'];
+const CORE_FOUNDATION = ['types.ts', 'units.ts', 'errors.ts', 'markets.ts', 'commands.ts', 'event-queue.ts', 'rng.ts', 'clock.ts', 'lower-bound.ts', 'recording.ts'];
 /** Root files a room may import beyond the foundation (type-only where the flag says so). */
 const ROOM_ROOT_ACCESS: ReadonlyMap<string, readonly { file: string; typeOnly: boolean }[]> = new Map([
   ['counterparty', [{ file: 'state.ts', typeOnly: true }, { file: 'queries.ts', typeOnly: false }]],

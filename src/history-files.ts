@@ -9,65 +9,25 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isMicroseconds } from './api/time-unit.ts';
-import { ConfigError, formatProblem, type ConfigProblem } from './config/index.ts';
 import type { Config } from './config/types.ts';
+import { FileProblems, RowProblems, shownCell } from './file-problems.ts';
 import { buildHistory, KLINE_INTERVALS, MINUTE_MS, nextOpenTime, openTimeOf, type CsvCandles, type KlineInterval, type KlineRow, type MarketHistory } from './core/market/index.ts';
 import { buildMarkets, type Instrument } from './core/markets.ts';
+import type { Recording } from './core/recording.ts';
 import { formatPlain, parseScaled } from './core/units.ts';
 
 export type { MarketHistory } from './core/market/index.ts';
 
-/** Problems listed in the message; the rest are counted ("and N more"). */
-const MAX_LISTED = 20;
 const SOURCE = 'sim.history.klines';
 const COLUMNS = 12;
 const TIME_RE = /^[0-9]{1,19}$/;
 /** `-1m-` in `BTCUSDT-1m-2025-01-01.csv`: the reference's public-data file names carry the interval. */
 const NAMED_INTERVAL = new RegExp(`-(${[...KLINE_INTERVALS.keys()].join('|')})(?=[-.])`);
 
-/** Every history file's problems: a ConfigError that lists the first 20 and counts the rest. */
-class HistoryFileError extends ConfigError {
-  constructor(listed: readonly ConfigProblem[], total: number) {
-    super(listed, SOURCE);
-    const more = total > listed.length ? [`  and ${total - listed.length} more`] : [];
-    this.message = [`invalid configuration (${SOURCE}): ${total} problem${total === 1 ? '' : 's'}`, ...listed.map((p) => `  ${formatProblem(p)}`), ...more].join('\n');
-  }
-}
-
-class Problems {
-  readonly listed: ConfigProblem[] = [];
-  total = 0;
-
-  add(path: string, expected: string, got?: string): void {
-    this.total++;
-    if (this.listed.length < MAX_LISTED) this.listed.push(got === undefined ? { path, expected } : { path, expected, got });
-  }
-}
-
-/** One row's problems, listed by column whichever check found them first. */
-class RowProblems {
-  private readonly found: { column: number; name: string; expected: string; got?: string }[] = [];
-
-  constructor(private readonly where: string) {}
-
-  get count(): number {
-    return this.found.length;
-  }
-
-  add(column: number, name: string, expected: string, got?: string): void {
-    this.found.push({ column, name, expected, got });
-  }
-
-  /** Hands them to the file's problems, by column. */
-  flush(into: Problems): void {
-    this.found.sort((a, b) => a.column - b.column);
-    for (const p of this.found) into.add(`${this.where}:${p.column} (${p.name})`, p.expected, p.got);
-  }
-}
-
-export function loadMarketHistory(config: Config, start: number): MarketHistory {
+/** The history of every symbol; a replayed symbol's is its recording's rows before `from` (API.md 12). */
+export function loadMarketHistory(config: Config, start: number, recordings: ReadonlyMap<string, Recording> = new Map()): MarketHistory {
   const markets = buildMarkets(config);
-  const problems = new Problems();
+  const problems = new FileProblems();
   const csv: CsvCandles[] = config.sim.history.klines.map((entry, i) => {
     const inst = markets.bySymbol.get(entry.symbol)!;
     let text: string;
@@ -79,8 +39,8 @@ export function loadMarketHistory(config: Config, start: number): MarketHistory 
     }
     return { symbolIndex: inst.index, rows: readKlineCsv(text, entry.file, inst, start, problems) };
   });
-  if (problems.total > 0) throw new HistoryFileError(problems.listed, problems.total);
-  return buildHistory(config, markets.instruments, start, csv);
+  problems.throwIfAny(SOURCE);
+  return buildHistory(config, markets.instruments, start, csv, recordings);
 }
 
 /** A checked time cell: its value as written, in ms, and the unit it was written in. */
@@ -106,7 +66,7 @@ interface RowCells {
 const PRICE_NAMES = ['open', 'high', 'low', 'close'];
 
 /** The rows of one file; its problems go to `problems`. */
-function readKlineCsv(text: string, file: string, inst: Instrument, start: number, problems: Problems): KlineRow[] {
+function readKlineCsv(text: string, file: string, inst: Instrument, start: number, problems: FileProblems): KlineRow[] {
   const reader = new KlineFile(file, inst, start);
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
@@ -138,7 +98,7 @@ class KlineFile {
     this.intervalSource = this.interval === undefined ? '' : ` (the file name says ${this.interval.name})`;
   }
 
-  row(cells: readonly string[], line: number, problems: Problems): void {
+  row(cells: readonly string[], line: number, problems: FileProblems): void {
     const row = new RowProblems(`${this.file}:${line}`);
     if (cells.length !== COLUMNS) {
       row.add(1, 'row', 'the 12 columns of a kline row', `${cells.length} column${cells.length === 1 ? '' : 's'}`);
@@ -247,7 +207,7 @@ class Cells {
 
   private refuse(column: number, name: string, expected: string): undefined {
     const text = this.text(column);
-    this.problems.add(column, name, expected, JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text));
+    this.problems.add(column, name, expected, shownCell(text));
     return undefined;
   }
 

@@ -154,6 +154,8 @@ export class Simulator {
         expireListenKeys: (keys, now) => gateway.expireListenKeys(keys, now),
         depthUpdateMs: config.sim.depth_update_ms,
         maxCatchUpSteps: clock instanceof ManualClock ? Infinity : MAX_CATCH_UP_STEPS,
+        deferPrints: clock instanceof ManualClock,
+        depthFollowed: () => config.sim.depth_snapshot === 'flushed' || gateway.hasBookStreams(),
       },
       clock.now(),
     );
@@ -195,7 +197,7 @@ export class Simulator {
     const sim = config.sim;
     const files = readStartFiles(config);
     const clock = startClock(config);
-    const history = loadMarketHistory(config, clock.now());
+    const history = loadMarketHistory(config, clock.now(), files.recordings);
     const core: CoreRef = { current: new Exchange(config, clock.now(), history), history };
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
@@ -281,7 +283,11 @@ export class Simulator {
     checkAdvance(ms, this.config.sim.max_advance_ms);
     const clock = this.clock;
     if (!(clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
-    this.gateway.duringJump(() => this.scheduler.advance(clock, ms));
+    // The prints due by the jump's end run inside it, so their depth changes go out merged too.
+    this.gateway.duringJump(() => {
+      this.scheduler.advance(clock, ms);
+      this.exchangeTask.settle(clock.now());
+    });
   }
 
   /** The stats line's counters (orders, fills, requests, refusals...), each fault's, and `sinceMark` (since `mark()`). */

@@ -1,5 +1,6 @@
 // What a start reads before anything listens: the files a configuration names (the TLS
-// certificate and key, the account's Ed25519 public key, the history CSVs) and the clock. A file
+// certificate and key, the account's Ed25519 public key, the history CSVs, the replayed
+// trades) and the clock. A file
 // that is missing, unreadable or not what its key says is a configuration error naming the key
 // and the path (the command line exits 2), never an ENOENT stack; all are reported at once.
 import { createPublicKey } from 'node:crypto';
@@ -10,12 +11,16 @@ import { createSecureContext } from 'node:tls';
 import { ConfigError, type ConfigProblem } from './config/index.ts';
 import type { Config } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
+import { failureReason } from './file-problems.ts';
 import { loadMarketHistory } from './history-files.ts';
+import { loadRecordings, type Recording } from './replay/index.ts';
 import { packagePath } from './package-root.ts';
 
 export interface StartFiles {
   readonly tls: { readonly cert: string; readonly key: string };
   readonly ed25519PublicKeyPem: string | undefined;
+  /** The `[[sim.replay]]` recordings by symbol (API.md 12): loaded here, once per start; a reset reuses them. */
+  readonly recordings: ReadonlyMap<string, Recording>;
 }
 
 /**
@@ -27,25 +32,11 @@ export function locate(path: string): string {
   return isAbsolute(path) ? path : packagePath(path);
 }
 
-const READ_FAILURES: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EISDIR: 'a directory',
-};
-
-/** The first line of an error's message, short (OpenSSL's reasons run long). */
-function reason(error: unknown): string {
-  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
 function readText(key: string, path: string, what: string, problems: ConfigProblem[]): string | undefined {
   try {
     return readFileSync(locate(path), 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    problems.push({ path: key, expected: `a readable ${what} file`, got: `${JSON.stringify(path)} (${READ_FAILURES[code] ?? reason(error)})` });
+    problems.push({ path: key, expected: `a readable ${what} file`, got: `${JSON.stringify(path)} (${failureReason(error)})` });
     return undefined;
   }
 }
@@ -62,10 +53,10 @@ export function readStartFiles(config: Config): StartFiles {
       try {
         createSecureContext({ cert, key });
       } catch (error) {
-        problems.push({ path: 'sim.tls_key', expected: 'a PEM private key matching sim.tls_cert', got: `${JSON.stringify(sim.tls_key)} (${reason(error)})` });
+        problems.push({ path: 'sim.tls_key', expected: 'a PEM private key matching sim.tls_cert', got: `${JSON.stringify(sim.tls_key)} (${failureReason(error)})` });
       }
     } catch (error) {
-      problems.push({ path: 'sim.tls_cert', expected: 'a PEM certificate', got: `${JSON.stringify(sim.tls_cert)} (${reason(error)})` });
+      problems.push({ path: 'sim.tls_cert', expected: 'a PEM certificate', got: `${JSON.stringify(sim.tls_cert)} (${failureReason(error)})` });
     }
   }
   const ed25519Path = sim.account.ed25519_public_key_file;
@@ -76,12 +67,12 @@ export function readStartFiles(config: Config): StartFiles {
     try {
       type = createPublicKey(ed25519).asymmetricKeyType;
     } catch (error) {
-      type = reason(error);
+      type = failureReason(error);
     }
     if (type !== 'ed25519') problems.push({ path: ed25519Key, expected: 'a PEM Ed25519 public key', got: `${JSON.stringify(ed25519Path)} (${type ?? 'not a key'})` });
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return { tls: { cert: cert!, key: key! }, ed25519PublicKeyPem: ed25519 };
+  return { tls: { cert: cert!, key: key! }, ed25519PublicKeyPem: ed25519, recordings: loadRecordings(config) };
 }
 
 /** The clock a start runs on: manual from `start_time_ms` (or now), or the wall clock. */

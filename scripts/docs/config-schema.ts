@@ -7,39 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configSchema } from '../../src/config/schema.ts';
 import type { JsonSchema } from '../../src/config/fields.ts';
-import { readCommentedDefault } from './configuration.ts';
+import { ENTRY_LISTS, keyListAbove, readCommentedDefault } from './configuration.ts';
 import { REPO } from './markdown.ts';
 
 export const SCHEMA_PATH = 'fixtures/config/spot-sim.schema.json';
-
-/**
- * The `key  meaning` lists of the comment block above `header` (the open tables, whose keys the
- * file can only show by example): `#   tick          price step ...` and its continued lines.
- */
-function keyListAbove(lines: readonly string[], header: string): { readonly intro: string; readonly keys: Map<string, string> } {
-  const at = lines.findIndex((line) => line.trim() === header);
-  let start = at - 1;
-  while (start >= 0 && lines[start]!.trim() === '') start--;
-  let end = start;
-  while (start >= 0 && lines[start]!.startsWith('#')) start--;
-  const meanings = new Map<string, string>();
-  const block = lines.slice(start + 1, end + 1);
-  // What the block says before its key list introduces the table.
-  const introLines = block.slice(0, Math.max(0, block.findIndex((line) => /Keys:\s*$/.test(line)) + 1));
-  const intro = introLines.map((line) => line.replace(/^#\s?/, '')).join(' ').replace(/\s*Keys:\s*$/, '');
-  let current: string[] = [];
-  for (const line of block) {
-    const item = /^#\s{2,}([a-z_]+(?:, [a-z_]+)*)\s{2,}(.*)$/.exec(line);
-    const continued = /^#\s{10,}(\S.*)$/.exec(line);
-    if (item) {
-      current = item[1]!.split(', ');
-      for (const key of current) meanings.set(key, item[2]!);
-    } else if (continued && current.length > 0) {
-      for (const key of current) meanings.set(key, `${meanings.get(key)} ${continued[1]}`);
-    } else current = [];
-  }
-  return { intro, keys: meanings };
-}
 
 /** Each documented key's meaning and each table's introduction, by schema path. */
 function descriptions(text: string): Map<string, string> {
@@ -54,6 +25,12 @@ function descriptions(text: string): Map<string, string> {
   if (instruments.intro !== '') out.set('instruments', instruments.intro);
   for (const [key, meaning] of instruments.keys) out.set(`instruments.${key}`, meaning);
   for (const [key, meaning] of keyListAbove(lines, '[sim.symbols.BTCUSDT]').keys) out.set(`sim.symbols.*.${key}`, meaning);
+  // Arrays of tables documented by a key list above their empty default (`replay = []`).
+  for (const [path, line] of ENTRY_LISTS) {
+    const list = keyListAbove(lines, line);
+    if (list.intro !== '') out.set(path, list.intro);
+    for (const [key, meaning] of list.keys) out.set(`${path}.${key}`, meaning);
+  }
   return out;
 }
 

@@ -78,6 +78,38 @@ export function readCommentedDefault(text: string): Section[] {
   return sections;
 }
 
+/**
+ * The `key  meaning` lists of the comment block above the line `header` (the open tables and the
+ * arrays of tables, whose keys the file can only show by example): `#   tick          price step ...` and its continued lines.
+ */
+export function keyListAbove(lines: readonly string[], header: string): { readonly intro: string; readonly keys: Map<string, string> } {
+  const at = lines.findIndex((line) => line.trim() === header);
+  let start = at - 1;
+  while (start >= 0 && lines[start]!.trim() === '') start--;
+  let end = start;
+  while (start >= 0 && lines[start]!.startsWith('#')) start--;
+  const meanings = new Map<string, string>();
+  const block = lines.slice(start + 1, end + 1);
+  // What the block says before its key list introduces the table.
+  const introLines = block.slice(0, Math.max(0, block.findIndex((line) => /Keys:\s*$/.test(line)) + 1));
+  const intro = introLines.map((line) => line.replace(/^#\s?/, '')).join(' ').replace(/\s*Keys:\s*$/, '');
+  let current: string[] = [];
+  for (const line of block) {
+    const item = /^#\s{2,}([a-z_]+(?:, [a-z_]+)*)\s{2,}(.*)$/.exec(line);
+    const continued = /^#\s{10,}(\S.*)$/.exec(line);
+    if (item) {
+      current = item[1]!.split(', ');
+      for (const key of current) meanings.set(key, item[2]!);
+    } else if (continued && current.length > 0) {
+      for (const key of current) meanings.set(key, `${meanings.get(key)} ${continued[1]}`);
+    } else current = [];
+  }
+  return { intro, keys: meanings };
+}
+
+/** Arrays of tables whose entries' keys are listed above their empty default: schema path -> that line. */
+export const ENTRY_LISTS: ReadonlyMap<string, string> = new Map([['sim.replay', 'replay = []']]);
+
 function valueAt(path: string): unknown {
   let node: unknown = DEFAULT_CONFIG;
   for (const part of path.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
@@ -123,6 +155,7 @@ export function schemaKeys(): string[] {
 export function configurationReference(): string {
   const text = readFileSync(join(REPO, 'fixtures/config/default.toml'), 'utf8');
   const sections = readCommentedDefault(text);
+  const lines = text.split('\n');
   const documented = new Set(sections.flatMap((s) => s.keys.map((k) => k.path)));
   const missing = schemaKeys().filter((k) => !documented.has(k));
   if (missing.length > 0) throw new Error(`configuration keys without documentation in fixtures/config/default.toml: ${missing.join(', ')}`);
@@ -153,8 +186,20 @@ export function configurationReference(): string {
     if (section.intro.length > 0) out.push(section.intro.join(' '), '');
     if (section.keys.length === 0) continue;
     out.push('| key | default | overridden by | meaning |', '|---|---|---|---|');
-    for (const key of section.keys) out.push(`| \`${key.path.split('.').pop()}\` | ${shown(valueAt(key.path))} | ${OVERRIDES[key.path] ?? ''} | ${cell(key.meaning)} |`);
+    const lists = section.keys.flatMap((key) => {
+      const line = ENTRY_LISTS.get(key.path);
+      return line === undefined ? [] : [{ path: key.path, list: keyListAbove(lines, line) }];
+    });
+    for (const key of section.keys) {
+      const meaning = lists.find((l) => l.path === key.path)?.list.intro ?? key.meaning;
+      out.push(`| \`${key.path.split('.').pop()}\` | ${shown(valueAt(key.path))} | ${OVERRIDES[key.path] ?? ''} | ${cell(meaning)} |`);
+    }
     out.push('');
+    for (const { path, list } of lists) {
+      out.push(`### \`[[${path}]]\` entries`, '', '| key | meaning |', '|---|---|');
+      for (const [key, meaning] of list.keys) out.push(`| \`${key}\` | ${cell(meaning)} |`);
+      out.push('');
+    }
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

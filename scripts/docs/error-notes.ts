@@ -95,6 +95,7 @@ export const ERROR_NOTES: { readonly [K in ErrorName]: string } = {
   CANCEL_REPLACE_NOT_SUPPORTED: '`order/cancelReplace` (`order.cancelReplace`) on a symbol with `cancel_replace_allowed = false`.',
   OTO_NOT_SUPPORTED: 'An OTO or OTOCO on a symbol with `oto_allowed = false` (the reference documents no text; this one follows its OCO text).',
   AMEND_NOT_SUPPORTED: '`order/amend/keepPriority` (`order.amend.keepPriority`) on a symbol with `amend_allowed = false`.',
+  REPLAYED_SYMBOL: '`market.setMid` (`POST /sim/v1/market/setMid`) on a symbol that replays a recorded day (`[[sim.replay]]`): its prices come from the recording.',
   LOGON_NOT_SUPPORTED: 'The session methods (`session.logon`, `session.status`, `session.logout`) and the unsigned `userDataStream.subscribe` on an HMAC account: they need an Ed25519 key (`account.ed25519_public_key_file`).',
 };
 

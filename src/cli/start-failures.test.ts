@@ -109,3 +109,16 @@ function get(url: string): Promise<number> {
       .end();
   });
 }
+
+test('a replayed file with a bad row: exit 2 naming file, line and column, nothing listens; --check-config says the same', async () => {
+  const csv = writeTempFile('BTCUSDT-aggTrades-2025-01-01.csv', '1,60000.00,0.01000,1,1,1735689600000000,true,true\n2,60000.005,0.01000,2,2,1735689600000001,true,true\n');
+  const path = writeTempFile('replay.toml', `[sim]\nport = 0\ntls_port = 0\nreplay_cache_dir = "cache"\n[[sim.replay]]\nsymbol = "BTCUSDT"\nfile = ${JSON.stringify(csv)}\n`);
+  const expected = new RegExp(`sim\\.replay\\): 1 problem\\n {2}${csv.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:2:2 \\(price\\): expected a price on the tick 0\\.01, from 0\\.01 to 90071992547409\\.91, got "60000\\.005"`);
+  const result = await finished(spawnMain(['--config', path]), FAILURE_DEADLINE_MS);
+  assert.equal(result.status, 2, `${result.stdout}\n${result.stderr}`);
+  assert.match(result.stderr, expected);
+  assert.doesNotMatch(result.stdout, /listening/);
+  const check = await finished(spawnMain(['--config', path, '--check-config']), FAILURE_DEADLINE_MS);
+  assert.equal(check.status, 2, check.stderr);
+  assert.match(check.stderr, expected);
+});

@@ -83,6 +83,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze<Config>({
     },
     // API.md section 9: a day of synthetic history; at most a million public trades per symbol.
     history: { minutes: 1440, max_trades_per_symbol: 1000000, klines: [] },
+    // API.md section 12: no symbol replays a recorded day.
+    replay: [],
     // API.md section 1: BTCUSDT starts at 60000, ETHUSDT at 3000.
     symbols: {
       BTCUSDT: { start_mid: '60000' },

@@ -35,3 +35,15 @@ test('treeGives: a key the tree sets, and everything under an array it sets (arr
   assert.ok(!treeGives(tree, ['sim', 'seed']));
   assert.ok(!treeGives({}, ['instruments']));
 });
+
+test('a [[sim.replay]] entry prints as a table array that loads back, keys left at null (format, from) left out', () => {
+  const replay = [
+    { symbol: 'BTCUSDT', file: '/data/BTCUSDT-aggTrades-2025-01-01.zip' },
+    { symbol: 'ETHUSDT', file: '/data/ETHUSDT-trades-2025-01-01.csv', format: 'trades', from: 1735718400000, speed: 60, fill_at_touch: true, depth_levels: 5, level_qty: '0.5' },
+  ];
+  const config = resolveConfig({ sim: { replay } });
+  const text = printConfigToml(config, fromDefault);
+  assert.deepStrictEqual(resolveConfig(parse(text)), config);
+  assert.match(text, /^\[\[sim\.replay\]\]  # default$/m);
+  assert.doesNotMatch(text, /null/);
+});

@@ -51,7 +51,8 @@ function tomlValue(value: unknown): string {
 const isTableArray = (value: unknown): value is Record<string, unknown>[] => Array.isArray(value) && value.length > 0 && value.every(isTable);
 
 function emitTable(lines: string[], path: readonly (string | number)[], table: Record<string, unknown>, sourceOf: SourceOf, inArray: boolean): void {
-  const entries = Object.entries(table).filter(([, value]) => value !== undefined);
+  // null is a key left at "none" ([[sim.replay]] format and from): TOML has no null; absent loads back to it.
+  const entries = Object.entries(table).filter(([, value]) => value !== undefined && value !== null);
   for (const [key, value] of entries) {
     if (isTable(value) || isTableArray(value)) continue;
     const keyPath = [...path, key];

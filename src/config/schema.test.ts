@@ -121,3 +121,11 @@ test('default.toml names the schema in the form TOML editors read, and the packa
   const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { files: string[] };
   assert.ok(pkg.files.includes(SCHEMA_PATH));
 });
+
+test('replay entries: the schema and the loader agree on each key alone', () => {
+  const good = { symbol: 'BTCUSDT', file: '/data/BTCUSDT-aggTrades-2025-01-01.zip' };
+  const entries = [good, { ...good, format: 'trades', speed: 0.001, from: 1735718400000, fill_at_touch: true, depth_levels: 5000, level_qty: '0.5' }, { ...good, from: '2025-01-01T08:00:00Z' }];
+  for (const entry of entries) assert.ok(accepts(schema, { sim: { replay: [entry] } }) && loads({ sim: { replay: [entry] } }), JSON.stringify(entry));
+  const bad = [{ symbol: 'BTCUSDT' }, { ...good, speed: 0 }, { ...good, depth_levels: 5001 }, { ...good, format: 'klines' }, { ...good, from: -1 }, { ...good, colour: 1 }, { ...good, fill_at_touch: 'yes' }];
+  for (const entry of bad) assert.ok(!accepts(schema, { sim: { replay: [entry] } }) && !loads({ sim: { replay: [entry] } }), JSON.stringify(entry));
+});

@@ -9,6 +9,7 @@ import { readBalance } from './balances.ts';
 import { DEFAULT_CONFIG } from './defaults.ts';
 import { NAME_PATTERN, isTable, schemaOf, type JsonSchema, type Reader } from './fields.ts';
 import { INSTRUMENT_SPEC } from './instruments.ts';
+import { REPLAY_DEFAULTS, REPLAY_SPEC } from './replay.ts';
 import { HISTORY_KLINES_SPEC, ROOT_SPEC } from './sections.ts';
 import { SYMBOL_OVERRIDES_SPEC } from './symbols.ts';
 import { tableSpecOf, type TableSpec } from './table.ts';
@@ -38,7 +39,15 @@ const OPEN: Readonly<Record<string, () => JsonSchema>> = {
   }),
   'sim.account.balances': () => ({ type: 'object', propertyNames: { pattern: NAME_PATTERN.source }, additionalProperties: leafSchema(readBalance, 'sim.account.balances.*') }),
   'sim.history.klines': () => ({ type: 'array', items: tableSchema(HISTORY_KLINES_SPEC, 'sim.history.klines', 'complete') }),
+  'sim.replay': () => ({ type: 'array', items: withDefaults(tableSchema(REPLAY_SPEC, 'sim.replay', 'complete'), REPLAY_DEFAULTS) }),
 };
+
+/** An entry table's schema with the defaults its reader fills in (none for a key whose default is null). */
+function withDefaults(schema: JsonSchema, defaults: Readonly<Record<string, unknown>>): JsonSchema {
+  const properties = schema['properties'] as Record<string, JsonSchema>;
+  const described = Object.entries(properties).map(([key, sub]) => [key, defaults[key] === undefined || defaults[key] === null ? sub : { ...sub, default: defaults[key] }]);
+  return { ...schema, properties: Object.fromEntries(described) };
+}
 
 function leafSchema(reader: Reader<unknown>, path: string): JsonSchema {
   const schema = schemaOf(reader);

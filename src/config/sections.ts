@@ -18,6 +18,7 @@ import {
   readTimerMs,
   readToken,
 } from './fields.ts';
+import { readReplayEntries } from './replay.ts';
 import { optional, readRawTable, readTable, required, tableReader, type TableResult } from './table.ts';
 import type { ClockMode, DepthSnapshotMode, EndedOrdersMode, NetBackend, OrderTypesMode } from './types.ts';
 
@@ -158,6 +159,9 @@ export const SIM_SPEC = {
   generator: required(tableReader(GENERATOR_SPEC)),
   faults: required(tableReader(FAULTS_SPEC)),
   history: required(tableReader(HISTORY_SPEC)),
+  // API.md section 12: recorded days as symbols' markets.
+  replay: required(readReplayEntries),
+  replay_cache_dir: optional(readNonEmptyString),
   symbols: required(readRawTable),
 };
 

@@ -124,6 +124,22 @@ export interface HistoryConfig {
   readonly klines: readonly { readonly symbol: string; readonly file: string }[];
 }
 
+/**
+ * One `[[sim.replay]]` entry (API.md section 12): a recorded day of the reference's spot public
+ * trades as a symbol's counterparty.
+ */
+export interface ReplayConfig {
+  readonly symbol: string;
+  /** Absolute once loaded (relative to the TOML file's directory, or the working directory). */
+  readonly file: string;
+  readonly format: 'aggTrades' | 'trades' | null;   // null: from the file name
+  readonly speed: number;                            // > 0, default 1
+  readonly from: number | null;                      // ms since epoch (RFC 3339 or ms in the file); null: the first print
+  readonly fill_at_touch: boolean;                   // default false
+  readonly depth_levels: number;                     // default 20, 1..5000
+  readonly level_qty: string;                        // default "1", a decimal on the lot grid
+}
+
 export interface SimSection {
   readonly seed: number;
   readonly venue: string;
@@ -155,6 +171,9 @@ export interface SimSection {
   readonly generator: GeneratorConfig;
   readonly faults: FaultsConfig;
   readonly history: HistoryConfig;
+  readonly replay: readonly ReplayConfig[];
+  /** Where parsed `[[sim.replay]]` files are cached; absent: the platform's per-user cache directory. */
+  readonly replay_cache_dir?: string;
   readonly symbols: Readonly<Record<string, SymbolOverrides>>;
 }
 

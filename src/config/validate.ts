@@ -8,6 +8,7 @@ import { INVALID, ProblemList } from './fields.ts';
 import { checkOrderRulesNeedReference } from './instrument-orders.ts';
 import { ALL_VENUES, isActive, readInstruments, type InstrumentEntry } from './instruments.ts';
 import { ROOT_SPEC, type GENERATOR_SPEC, type SIM_SPEC } from './sections.ts';
+import { checkReplayEntries } from './replay.ts';
 import { checkSharedStartMid, readSymbolOverrides } from './symbols.ts';
 import { readTable, type TableResult } from './table.ts';
 import type { Config, InstrumentConfig, SymbolOverrides } from './types.ts';
@@ -28,6 +29,7 @@ export function validateConfigTree(tree: unknown): Config {
   const balances = sim.account?.balances === undefined ? new Map<string, string>() : readConfiguredBalances(sim.account.balances, entries, problems);
   const active = sim.venue === undefined || entries === undefined ? [] : selectActive(entries, sim.venue, problems);
   if (sim.history !== undefined && entries !== undefined) checkHistorySymbols(sim.history.klines, active, problems);
+  if (sim.replay !== undefined && entries !== undefined) checkReplayEntries(sim.replay, active, (sim.history?.klines ?? []).map((k) => k.symbol), problems);
   if (sim.start_mid !== undefined) checkSharedStartMid(sim.start_mid, active, overrides, problems);
   if (sim.order_types === 'spec') for (const entry of entries ?? []) checkOrderRulesNeedReference(entry.fields, entry.path, problems);
 

@@ -168,11 +168,46 @@ export interface SetLatentMid {
   readonly mid: number;
 }
 
-export type CounterpartyCommand = CounterpartyLimit | CounterpartyTake | CounterpartyCancel | CounterpartyCancelAt;
+/**
+ * One recorded print of a replayed symbol (API.md section 12; counterparty/replay.ts). Before it
+ * is published, every resting account order it trades through (a BUY above `price`, a SELL
+ * below) fills completely, as maker, at its own price; with `fillAtTouch`, orders at exactly
+ * `price` on the side the print's taker hit (the bids when `buyerIsMaker`) also fill, best price
+ * then oldest first, sharing `lots`. Each account fill is a public trade of its own; then the
+ * print is one, whole. It meets no other order: the recorded market never reacts to the book.
+ * The result is the print's trade id.
+ */
+export interface CounterpartyPrint {
+  readonly type: 'counterpartyPrint';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly price: number;
+  readonly lots: number;
+  readonly buyerIsMaker: boolean;
+  /** The trade id of the print whose aggregate this one continues (a trades file's row); 0: a new one. */
+  readonly joins: number;
+  readonly fillAtTouch: boolean;
+}
+
+/**
+ * The replay's synthetic book around `center` (ticks): bids at center - k and asks at center + k
+ * ticks for k = 1..`levels`, `lots` each, restoring what the account took or a cancel removed.
+ * One book update id for all its level changes (none when nothing changes).
+ */
+export interface CounterpartyRebuild {
+  readonly type: 'counterpartyRebuild';
+  readonly now: number;
+  readonly symbolIndex: number;
+  readonly center: number;
+  readonly levels: number;
+  readonly lots: number;
+}
+
+export type CounterpartyCommand = CounterpartyLimit | CounterpartyTake | CounterpartyCancel | CounterpartyCancelAt | CounterpartyPrint | CounterpartyRebuild;
 
 // ---------------------------------------------------------------- time-driven and fault commands
 
-/** Runs the counterparty generator up to `now` (at most `maxSteps` steps). */
+/** Runs the counterparty generator (at most `maxSteps` steps) and the replays' prints up to `now`. */
 export interface Advance {
   readonly type: 'advance';
   readonly now: number;
@@ -293,6 +328,8 @@ export interface CommandResults {
   counterpartyTake: null;
   counterpartyCancel: boolean;
   counterpartyCancelAt: boolean;
+  counterpartyPrint: number;
+  counterpartyRebuild: null;
   setLatentMid: null;
   advance: null;
   flushDepth: FlushResult;

@@ -100,6 +100,8 @@ export const ERRORS = {
   NOT_FOUND: { code: -1000, http: 404, msg: 'Not found: %s' },
   PAYLOAD_TOO_LARGE: { code: -1000, http: 413, msg: 'Request body larger than %s bytes.' },
   URL_TOO_LONG: { code: -1000, http: 414, msg: 'Request URL longer than %s bytes.' },
+  // sim.market.setMid on a replayed symbol (API.md section 12; a simulator refusal, the reference has none).
+  REPLAYED_SYMBOL: { code: -1000, http: 400, msg: '%s replays a recording: its prices come from the recorded trades, so setMid does not apply.' },
   // -2010 NEW_ORDER_REJECTED: the matching engine's messages (binance-facts §2.3).
   DUPLICATE_ORDER: { code: -2010, http: 400, msg: 'Duplicate order sent.' },
   MAX_NUM_ORDERS: { code: -2010, http: 400, msg: 'Filter failure: MAX_NUM_ORDERS' },

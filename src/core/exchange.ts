@@ -8,8 +8,9 @@
 // The parts, one room each: the book (book/: books, resting orders, depth, matching), the account
 // (account/: the desk with the account's commands and its side of each fill, over the ledger,
 // the trade log, the open orders' ids and the ended orders), public market data (market/: fed the
-// book's trades) and the counterparty (counterparty/: the generator, whose commands come through
-// this same `submit`). This file wires them. Reads go through `state` (queries.ts,
+// book's trades) and the counterparty (counterparty/: the generator and a replayed symbol's
+// recorded prints, whose commands come through this same `submit`; replays.ts wires the
+// replayed symbols). This file wires them. Reads go through `state` (queries.ts,
 // invariants.ts). A reset is a new Exchange.
 
 import type { Config } from '../config/types.ts';
@@ -17,10 +18,11 @@ import { AccountDesk, Ledger, OpenOrders, OrderHistory, TradeLog, type AccountOr
 import { Matcher, NONE, RestingOrders } from './book/index.ts';
 import type { Command, CounterpartyLimit, CounterpartyTake, Outcome, ResultOf } from './commands.ts';
 import { CounterpartyGenerator } from './counterparty/index.ts';
-import { isApiError } from './errors.ts';
+import { isApiError, type ApiError } from './errors.ts';
 import { EventQueue, NO_EVENTS } from './event-queue.ts';
 import { MarketData, NO_HISTORY, type MarketHistory } from './market/index.ts';
 import { buildMarkets, type Instrument, type Markets } from './markets.ts';
+import { Replays } from './replays.ts';
 import { Rng } from './rng.ts';
 import { ConservationCursor, type CoreState } from './state.ts';
 
@@ -36,6 +38,8 @@ export class Exchange {
   private readonly matcher: Matcher<AccountOrder>;
   private readonly desk: AccountDesk;
   private readonly generator: CounterpartyGenerator;
+  /** The replayed symbols (API.md section 12): their recordings print here instead of the generator. */
+  private readonly replays: Replays;
   /**
    * Inside `advance`: the generator's commands add their events to its outcome. Only `advance`
    * nests commands, so the common path needs no try/finally (which kept `run` out of line).
@@ -80,19 +84,33 @@ export class Exchange {
     const keptLists = ended_orders === 'keep' ? max_ended_orders : 0;
     this.desk = new AccountDesk(markets, this.matcher, open, ledger, tradeLog, this.events, new Rng((seed ^ 0x5bd1e995) >>> 0), this.history, keptLists);
     this.matcher.connect(this.desk.fillSink, this.desk.stops);
-    this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime);
-    const { resting, history, matcher, desk, generator } = this;
+    this.replays = new Replays(config, instruments, this.matcher, this.resting, marketHistory, startTime);
+    this.generator = new CounterpartyGenerator(config.sim.generator, instruments, new Rng(seed), config.sim.driver_tick_ms, startTime, this.replays.symbolIndexes);
+    const { resting, history, matcher, desk, generator, replays } = this;
+    // A replayed symbol's synthetic book is rebuilt when next looked at (replays.ts): reading the book settles it.
     this.state = {
       markets,
-      books: matcher.books,
-      depth: matcher.depth,
-      orders: resting.orders,
+      get books() {
+        replays.settle();
+        return matcher.books;
+      },
+      get depth() {
+        replays.settle();
+        return matcher.depth;
+      },
+      get orders() {
+        replays.settle();
+        return resting.orders;
+      },
       clientIds: open.clientIds,
       openOrders: open,
       stops: desk.stops,
       orderLists: desk.lists,
       history,
-      counterpartyResting: resting.counterpartyResting,
+      get counterpartyResting() {
+        replays.settle();
+        return resting.counterpartyResting;
+      },
       ledger,
       tradeLog,
       conservation: new ConservationCursor(),
@@ -100,6 +118,7 @@ export class Exchange {
         return desk.lastBalanceUpdate;
       },
       latentMid: (symbolIndex) => generator.latentMid(symbolIndex),
+      isReplayed: (symbolIndex) => replays.isReplayed(symbolIndex),
     };
 
     // A kline CSV's history: the latent mid starts at its last close (API.md section 9).
@@ -108,6 +127,9 @@ export class Exchange {
       if (close !== undefined && close > 0) this.generator.setLatentMid(inst.index, close);
     }
     this.generator.seed(this);
+    // A replayed symbol starts with its book around the last history print and what prints at the start.
+    this.replays.seed(this, startTime);
+    this.replays.settle();
     for (const agg of this.matcher.depth) agg.publishSilently();
   }
 
@@ -118,6 +140,16 @@ export class Exchange {
   /** When the counterparty generator next has a step to run (Infinity when it is off). */
   nextGeneratorStepAt(): number {
     return this.generator.nextStepAt();
+  }
+
+  /** The published time of the next recorded print of a replayed symbol (Infinity: none left). */
+  nextPrintAt(): number {
+    return this.replays.nextPrintAt();
+  }
+
+  /** Whether a replayed symbol's synthetic book owes a rebuild (made by the next command or read of the book). */
+  get bookRebuildOwed(): boolean {
+    return this.replays.bookOwed;
   }
 
   /** Whether any symbol has level changes not yet published in a depth batch. */
@@ -136,10 +168,18 @@ export class Exchange {
    * so a driver tick still ends with one balance event.
    */
   submit<C extends Command>(cmd: C): Outcome<ResultOf<C>> {
+    // Every command but the replay's own and the clock's sees the synthetic books as the prints left them.
+    if (this.replays.bookOwed && cmd.type !== 'counterpartyPrint' && cmd.type !== 'counterpartyRebuild' && cmd.type !== 'advance') this.replays.settle();
     const result = this.run(cmd);
     // Issue 33: the stops its trades triggered and the list orders its fills activated run now,
     // before the next command (a generator's command inside `advance` too).
-    if (this.desk.hasDue) this.desk.runDue(cmd.now);
+    if (this.desk.hasDue) {
+      // A recorded print's triggered stops trade against the book around that print, not the one
+      // its call of `advance` will rebuild after its last print.
+      if (cmd.type === 'counterpartyPrint') this.replays.rebuildAround(cmd);
+      this.replays.settle();
+      this.desk.runDue(cmd.now);
+    }
     // The generator's commands inside `advance`: their events join the outer command's.
     let events = NO_EVENTS;
     if (!this.advancing) {
@@ -196,6 +236,7 @@ export class Exchange {
         this.advancing = true;
         try {
           this.generator.advance(this, cmd.now, cmd.maxSteps);
+          this.replays.advance(this, cmd.now);
         } finally {
           this.advancing = false;
         }
@@ -207,12 +248,18 @@ export class Exchange {
         return null;
       case 'shiftTime':
         this.generator.shiftTime(cmd.deltaMs);
+        this.replays.shiftTime(cmd.deltaMs);
         return null;
+      case 'counterpartyPrint':
+        return this.replays.print(cmd);
+      case 'counterpartyRebuild':
+        return this.replays.rebuild(cmd);
     }
   }
 
   /** A counterparty limit order: it takes what crosses and rests the rest; its book key or 0. */
-  private counterpartyLimit(cmd: CounterpartyLimit): number {
+  private counterpartyLimit(cmd: CounterpartyLimit): number | ApiError {
+    if (this.replays.isReplayed(cmd.symbolIndex)) return this.replays.scriptedLimit(cmd);
     const inst = this.markets.instruments[cmd.symbolIndex]!;
     const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);
@@ -221,6 +268,7 @@ export class Exchange {
   }
 
   private counterpartyTake(cmd: CounterpartyTake): null {
+    if (this.replays.isReplayed(cmd.symbolIndex)) return this.replays.scriptedTake(cmd);
     const inst = this.markets.instruments[cmd.symbolIndex]!;
     const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price ?? 0, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);

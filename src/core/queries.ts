@@ -159,16 +159,25 @@ export function wouldCross(s: Pick<CoreState, 'books'>, symbolIndex: number, sid
   return best !== undefined && crosses(side, price, best);
 }
 
-/** Lots a taker of `side` limited at `price` would fill now (every resting order counts). */
-export function fillableLots(s: Pick<CoreState, 'books'>, symbolIndex: number, side: Side, price: number): number {
+/**
+ * Lots a taker of `side` limited at `price` would fill now: every resting order counts, or with
+ * `accountOnly` the account's alone (a replayed symbol's scripted orders trade with nothing else).
+ */
+export function fillableLots(s: Pick<CoreState, 'books' | 'orders'>, symbolIndex: number, side: Side, price: number, accountOnly = false): number {
   const levels = s.books[symbolIndex]!.oppositeOf(side).levels;
   let total = 0;
   for (let i = levels.length - 1; i >= 0; i--) {
     const level = levels[i]!;
     if (!crosses(side, price, level.price)) break;
-    total += level.qty;
+    if (!accountOnly) total += level.qty;
+    else for (let o = level.head; o !== NONE; o = s.orders.next(o)) if (s.orders.isAccount(o)) total += s.orders.remaining(o);
   }
   return total;
+}
+
+/** Whether the symbol replays a recording (API.md section 12). */
+export function isReplayed(s: Pick<CoreState, 'isReplayed'>, symbolIndex: number): boolean {
+  return s.isReplayed(symbolIndex);
 }
 
 /** The symbol index of the resting counterparty order with book `key`, or undefined if it is gone. */

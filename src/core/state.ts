@@ -41,4 +41,6 @@ export interface CoreState {
   readonly lastBalanceUpdate: number;
   /** The generator's latent mid of a symbol, in ticks. */
   latentMid(symbolIndex: number): number;
+  /** Whether a symbol replays a recording (API.md section 12): its counterparty is the recording. */
+  isReplayed(symbolIndex: number): boolean;
 }

@@ -2,11 +2,13 @@
 // decimal <-> integer conversions per symbol, and JSON that can carry bigints.
 
 import { resolveConfig } from '../config/index.ts';
-import type { SimConfigInput } from '../config/types.ts';
+import type { ReplayConfig, SimConfigInput } from '../config/types.ts';
 import type { FlushResult, ListLeg, Outcome, PlaceResult } from './commands.ts';
 import { Exchange } from './exchange.ts';
 import type { SymbolBook } from './book/index.ts';
-import type { Instrument } from './markets.ts';
+import { buildHistory } from './market/index.ts';
+import { buildMarkets, type Instrument } from './markets.ts';
+import type { Recording } from './recording.ts';
 import type { Rng } from './rng.ts';
 import type { CoreEvent, ExecutionReport, OrderType, TimeInForce } from './types.ts';
 import { formatPlain, parseScaled, parseScaledBig } from './units.ts';
@@ -192,4 +194,36 @@ export function eventTrail(events: readonly CoreEvent[]): string[] {
     if (e.type === 'trade') return [`trade ${e.price}`];
     return [];
   });
+}
+
+/** A recorded row for a replay test: time in µs, price in ticks, quantity in lots. */
+export interface RecordedRow {
+  readonly us: number;
+  readonly price: number;
+  readonly lots: number;
+  /** isBuyerMaker (default false: the buyer took). */
+  readonly m?: boolean;
+  /** The row continues the previous row's aggregate (a trades file's). */
+  readonly joins?: boolean;
+}
+
+export function recordingOf(symbol: string, rows: readonly RecordedRow[]): Recording {
+  const n = rows.length;
+  const rec = { symbol, count: n, timeUs: new Float64Array(n), price: new Float64Array(n), qty: new Float64Array(n), buyerIsMaker: new Uint8Array(n), newAggregate: new Uint8Array(n) };
+  rows.forEach((r, i) => {
+    rec.timeUs[i] = r.us;
+    rec.price[i] = r.price;
+    rec.qty[i] = r.lots;
+    rec.buyerIsMaker[i] = r.m === true ? 1 : 0;
+    rec.newAggregate[i] = r.joins === true ? 0 : 1;
+  });
+  return rec;
+}
+
+/** An exchange whose BTCUSDT replays `rows` (generator off unless `extra` turns it on), as a simulator builds it. */
+export function replayExchange(rows: readonly RecordedRow[], replay: Partial<ReplayConfig> = {}, extra: SimConfigInput = {}, start = T0): Exchange {
+  const entry = { symbol: 'BTCUSDT', file: 'BTCUSDT-aggTrades-2025-01-01.csv', ...replay };
+  const config = resolveConfig(quietConfig(deepMergePlain(extra, { sim: { replay: [entry] } })));
+  const history = buildHistory(config, buildMarkets(config).instruments, start, [], new Map([[entry.symbol, recordingOf(entry.symbol, rows)]]));
+  return new Exchange(config, start, history);
 }

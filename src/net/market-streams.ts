@@ -50,6 +50,8 @@ export class MarketStreams implements StreamFanOut {
   private readonly validStreams: ReadonlySet<string>;
   /** Depth diffs and touches held through a manual-clock jump (null: sent as they come). */
   private held: HeldDepth | null = null;
+  /** The depth-diff and bookTicker streams of every symbol (asked about at every scheduler stop of a replay). */
+  private readonly bookStreams: readonly string[];
 
   constructor(
     symbols: readonly string[],
@@ -72,10 +74,17 @@ export class MarketStreams implements StreamFanOut {
       for (const suffix of EVENT_STREAM_SUFFIXES) names.add(s + suffix);
     }
     this.validStreams = names;
+    this.bookStreams = [...names].filter((name) => name.endsWith('@bookTicker') || DEPTH_SUFFIXES.some((suffix) => name.endsWith(suffix)));
   }
 
   *activeNames(): Iterable<string> {
     for (const [name, subs] of this.subscribers) if (subs.size > 0) yield name;
+  }
+
+  /** Whether a depth-diff or bookTicker stream has a subscriber: someone follows the books' changes. */
+  hasBookStreams(): boolean {
+    for (const name of this.bookStreams) if (this.hasSubscribers(name)) return true;
+    return false;
   }
 
   hasSubscribers(name: string): boolean {

@@ -33,7 +33,7 @@ export interface GatewayOptions {
   readonly outbox: Outbox;
   readonly onReply?: ReplyObserver;
   readonly onSlowConsumer?: () => void;
-  /** A timed market-data stream got its first subscriber: the scheduler looks again. */
+  /** A market stream got its first subscriber (a timed push or a depth batch may be due): the scheduler looks again. */
   readonly onMarketDataSubscriber?: () => void;
 }
 
@@ -60,9 +60,8 @@ export class WsGateway implements EventDelivery {
       options.monotonicNow,
       (where, error) => service.unexpected(where, error),
       specs.keys(),
-      (name) => {
-        if (specs.has(name)) options.onMarketDataSubscriber?.();
-      },
+      // Timed pushes may now be due, or a replayed book's depth batches (a depth or bookTicker stream).
+      () => options.onMarketDataSubscriber?.(),
       () => service.clock.now(),
     );
     this.pushes = new MarketDataPushes(specs, this.market, () => service.exchange);
@@ -117,6 +116,11 @@ export class WsGateway implements EventDelivery {
   /** Whether a timed market-data stream (klines, tickers, avgPrice, partial depth) has a subscriber. */
   hasTimedMarketData(): boolean {
     return this.pushes.hasTimedSubscribers();
+  }
+
+  /** Whether a depth-diff or bookTicker stream has a subscriber. */
+  hasBookStreams(): boolean {
+    return this.market.hasBookStreams();
   }
 
   /**

@@ -64,6 +64,8 @@ function world(story: Story) {
     expireListenKeys: (keys: readonly string[], now: number) => log.push(`expired ${keys.map((k) => names.get(k)).join(',')} at ${now}`),
     depthUpdateMs: story.depthMs,
     maxCatchUpSteps: Infinity,
+    deferPrints: false,
+    depthFollowed: () => true,
   };
   const command = (step: Story['steps'][number]) => {
     const now = clock.now();

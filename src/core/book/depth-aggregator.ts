@@ -1,7 +1,9 @@
 // Collects one symbol's level changes between publications and yields one diff per batch
 // (spec 6.1): U..u span the batch's update ids, each touched level carries its final quantity
-// (0 = deleted). It also keeps the book as last published, for `flushed` snapshots (spec 2.8),
-// and the last published touch, so bookTicker is sent only when the touch changed (spec 4.2).
+// (0 = deleted). It also keeps the book as last published, for `flushed` snapshots (spec 2.8):
+// each level's quantity at its last batch (Level.publishedQty), so the published book is the
+// live one but for the levels of the pending batch; and the last published touch, so bookTicker
+// is sent only when the touch changed (spec 4.2).
 
 import type { BookSide, Level, SymbolBook } from './book.ts';
 import type { DepthDiff, DepthSnapshot, Side, Touch } from '../types.ts';
@@ -20,8 +22,6 @@ export class DepthAggregator {
   /** First update id of the pending batch; 0 when nothing is pending. */
   private firstPending = 0;
   private lastPending = 0;
-  private readonly publishedBids = new Map<number, number>();
-  private readonly publishedAsks = new Map<number, number>();
   /** `lastUpdateId` of the book as last published. */
   publishedUpdateId = 0;
   private publishedTouch: Touch | null = null;
@@ -63,8 +63,8 @@ export class DepthAggregator {
   }
 
   private publishPending(eventTime: number): DepthDiff {
-    const bids = publish(this.touchedBids.sort(byPriceDescending), this.book.bids, this.publishedBids);
-    const asks = publish(this.touchedAsks.sort(byPriceAscending), this.book.asks, this.publishedAsks);
+    const bids = publish(this.touchedBids.sort(byPriceDescending), this.book.bids);
+    const asks = publish(this.touchedAsks.sort(byPriceAscending), this.book.asks);
     this.batch++;
     const diff: DepthDiff = {
       symbol: this.symbol,
@@ -118,9 +118,20 @@ export class DepthAggregator {
   publishedSnapshot(limit: number): DepthSnapshot {
     return {
       lastUpdateId: this.publishedUpdateId,
-      bids: [...this.publishedBids].sort((a, b) => b[0] - a[0]).slice(0, limit),
-      asks: [...this.publishedAsks].sort((a, b) => a[0] - b[0]).slice(0, limit),
+      bids: this.published(this.book.bids, this.touchedBids).sort((a, b) => b[0] - a[0]).slice(0, limit),
+      asks: this.published(this.book.asks, this.touchedAsks).sort((a, b) => a[0] - b[0]).slice(0, limit),
     };
+  }
+
+  /**
+   * One side as last published: the live levels at their quantities, but those of the pending
+   * batch (`touched`, emptied ones included) at their quantities of the last batch.
+   */
+  private published(side: BookSide, touched: readonly Level[]): [number, number][] {
+    const out: [number, number][] = [];
+    for (const level of side.levels) if (level.notedInBatch !== this.batch) out.push([level.price, level.qty]);
+    for (const level of touched) if (level.publishedQty > 0) out.push([level.price, level.publishedQty]);
+    return out;
   }
 
   /** Marks the live book as published without emitting a diff (the state at start). */
@@ -130,17 +141,18 @@ export class DepthAggregator {
   }
 }
 
-/** The changed levels' quantities now (0: emptied), in the given order, into `published`. */
-function publish(touched: Level[], side: BookSide, published: Map<number, number>): [number, number][] {
+/**
+ * The changed levels' quantities now (0: emptied), in the given order, now their published ones.
+ * (A Map of published levels kept beside the book cost a quarter of a replayed print: issue 35.)
+ */
+function publish(touched: Level[], side: BookSide): [number, number][] {
   const out: [number, number][] = new Array(touched.length);
   for (let i = 0; i < touched.length; i++) {
     const level = touched[i]!;
     const qty = level.qty; // 0 once its last order left
     out[i] = [level.price, qty];
-    if (qty === 0) {
-      published.delete(level.price);
-      side.dropIfEmpty(level);
-    } else published.set(level.price, qty);
+    level.publishedQty = qty;
+    if (qty === 0) side.dropIfEmpty(level);
   }
   touched.length = 0;
   return out;

@@ -12,3 +12,4 @@ export { Matcher, crosses, type FillSink, type PublicTrades, type TradeWatch } f
 export { RestingOrders, PickList } from './resting-orders.ts';
 export { DepthAggregator } from './depth-aggregator.ts';
 export { NONE, OrderStore } from './order-store.ts';
+export { SyntheticLevels } from './synthetic-levels.ts';

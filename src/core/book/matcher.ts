@@ -105,10 +105,7 @@ export class Matcher<A = unknown> {
     }
     this.levelChanged(inst, opposite.side, level);
     taker.remaining -= qty;
-    const buyerIsMaker = opposite.side === 'BUY';
-    this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker });
-    this.marketData.of(inst.index).record(price, qty, now, buyerIsMaker, newAggregate);
-    inst.lastPrice = price;
+    this.publicTrade(inst, tradeId, price, qty, opposite.side === 'BUY', now, newAggregate);
     if (account !== null) {
       account.remaining -= qty;
       this.account!.settleFill(inst, account, qty, price, tradeId, true, now, null);
@@ -127,6 +124,55 @@ export class Matcher<A = unknown> {
   private refill(inst: Instrument, side: BookSide, order: Order<A>): void {
     const level = side.add(order.slot, order.price, visiblePart(order));
     this.levelChanged(inst, side.side, level);
+  }
+
+  /** Every public trade, a match's or a recorded print's: its event, the symbol's tape and bars. */
+  private publicTrade(inst: Instrument, tradeId: number, price: number, qty: number, buyerIsMaker: boolean, now: number, newAggregate: boolean): void {
+    this.events.push({ type: 'trade', symbol: inst.symbol, tradeId, price, qty, time: now, buyerIsMaker });
+    this.marketData.of(inst.index).record(price, qty, now, buyerIsMaker, newAggregate);
+    inst.lastPrice = price;
+  }
+
+  /**
+   * A taker of `side` that meets the account's resting orders only (the replay's prints and a
+   * replayed symbol's scripted orders, API.md section 12): up to `limit` (inclusive; null: any
+   * price), best price then oldest first, at each order's own price, until `lots` are filled;
+   * every other order is passed over. Returns the lots filled.
+   */
+  fillAccountMakers(inst: Instrument, side: Side, limit: number | null, lots: number, now: number): number {
+    const opposite = this.books[inst.index]!.oppositeOf(side);
+    const levels = opposite.levels;
+    const store = this.resting.orders;
+    const taker = this.resting.newCounterpartyTaker(inst.index, side, limit ?? 0, lots);
+    let aggregatePrice = -1;
+    // From the best level down; a level that empties is level i itself, so the ones below keep their index.
+    for (let i = levels.length - 1; i >= 0 && taker.remaining > 0; i--) {
+      const level = levels[i]!;
+      if (limit !== null && !crosses(side, limit, level.price)) break;
+      if (level.accountCount === 0) continue;
+      let maker = level.head;
+      while (maker !== NONE && taker.remaining > 0) {
+        const next = store.next(maker);
+        const account = store.accountAt(maker);
+        if (account !== null) {
+          this.trade(inst, opposite, level, maker, account, taker, now, null, level.price !== aggregatePrice);
+          aggregatePrice = level.price;
+        }
+        maker = next;
+      }
+    }
+    const filled = lots - taker.remaining;
+    this.resting.spare(taker);
+    return filled;
+  }
+
+  /** A recorded print (API.md section 12): a public trade with the symbol's next id, touching no order; its id. */
+  print(inst: Instrument, price: number, qty: number, buyerIsMaker: boolean, now: number, newAggregate: boolean): number {
+    const tradeId = ++inst.lastTradeId;
+    this.publicTrade(inst, tradeId, price, qty, buyerIsMaker, now, newAggregate);
+    // A print triggers the account's waiting stops like any public trade (they run after the print's command).
+    if (price >= inst.triggerAbove || price <= inst.triggerBelow) this.watch!.traded(inst, price, now);
+    return tradeId;
   }
 
   private preventSelfTrade(inst: Instrument, opposite: BookSide, maker: Order<A>, taker: Order<A>, now: number): void {

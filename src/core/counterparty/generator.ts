@@ -30,6 +30,8 @@ interface SymbolState {
 
 export class CounterpartyGenerator {
   private readonly symbols: SymbolState[];
+  /** The symbols it trades in: a replayed symbol's counterparty is its recording (API.md section 12). */
+  private readonly active: SymbolState[];
   private readonly stepSeconds: number;
   private stepsDone = 0;
   private readonly limitNotional: readonly [number, number];
@@ -41,6 +43,7 @@ export class CounterpartyGenerator {
     private readonly rng: Rng,
     readonly stepMs: number,
     private startTime: number,
+    replayed: ReadonlySet<number> = new Set(),
   ) {
     this.stepSeconds = stepMs / 1000;
     this.limitNotional = [Number(config.limit_notional_min), Number(config.limit_notional_max)];
@@ -51,6 +54,7 @@ export class CounterpartyGenerator {
       lotsPerQuotePerTick: POW10[instrument.tickDecimals + instrument.lotDecimals]!,
       minMid: config.touch_offset_ticks + 1,
     }));
+    this.active = this.symbols.filter((s) => !replayed.has(s.instrument.index));
   }
 
   get enabled(): boolean {
@@ -70,7 +74,7 @@ export class CounterpartyGenerator {
   /** Places `seed_levels` levels per side around the starting mid, the touch at the offset. */
   seed(venue: CounterpartyVenue): void {
     if (!this.config.enabled) return;
-    for (const s of this.symbols) {
+    for (const s of this.active) {
       for (let level = 0; level < this.config.seed_levels; level++) {
         const offset = this.config.touch_offset_ticks + level * this.config.level_spacing_ticks;
         for (const side of ['BUY', 'SELL'] as const) {
@@ -88,7 +92,7 @@ export class CounterpartyGenerator {
 
   /** The time of the next step not yet run (it may be past, after a stall); Infinity when off. */
   nextStepAt(): number {
-    return this.config.enabled ? this.startTime + (this.stepsDone + 1) * this.stepMs : Infinity;
+    return this.config.enabled && this.active.length > 0 ? this.startTime + (this.stepsDone + 1) * this.stepMs : Infinity;
   }
 
   /**
@@ -96,13 +100,13 @@ export class CounterpartyGenerator {
    * stall does not freeze the caller). Each step acts at its own grid time.
    */
   advance(venue: CounterpartyVenue, now: number, maxSteps = Infinity): void {
-    if (!this.config.enabled) return;
+    if (!this.config.enabled || this.active.length === 0) return;
     const target = Math.floor((now - this.startTime) / this.stepMs);
     if (target - this.stepsDone > maxSteps) this.stepsDone = target - maxSteps;
     while (this.stepsDone < target) {
       this.stepsDone++;
       const time = this.startTime + this.stepsDone * this.stepMs;
-      for (const s of this.symbols) this.step(venue, s, time);
+      for (const s of this.active) this.step(venue, s, time);
     }
   }
 

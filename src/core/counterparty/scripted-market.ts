@@ -4,12 +4,14 @@
 // as the generator's; like them they draw no randomness, so the same calls give the same book.
 // Arguments arrive parsed (ticks, lots, instrument index: src/api/scripted-orders.ts); this
 // keeps the ids it hands out and the filters that need the book (LIMIT_MAKER, MARKET NOTIONAL).
+// In a replayed symbol (API.md section 12) they trade only with the account's orders and rest
+// beside the synthetic levels, so "would take" and "fills whole" count the account's orders alone.
 
 import type { Command, Outcome, PlaceOrder, ResultOf } from '../commands.ts';
 import { NO_EVENTS } from '../event-queue.ts';
 import { apiError, type ApiError } from '../errors.ts';
 import type { Instrument, Markets } from '../markets.ts';
-import { bestOpposite, counterpartyOrderSymbol, counterpartyRestingCount, fillableLots, wouldCross } from '../queries.ts';
+import { bestOpposite, counterpartyOrderSymbol, counterpartyRestingCount, fillableLots, isReplayed, wouldCross } from '../queries.ts';
 import type { CoreState } from '../state.ts';
 import type { CoreEvent } from '../types.ts';
 
@@ -41,6 +43,7 @@ export class ScriptedMarket {
     const inst = this.core.markets.instruments[symbolIndex]!;
     const state = this.core.state;
     const best = bestOpposite(state, symbolIndex, side);
+    const accountOnly = isReplayed(state, symbolIndex);
     let key = 0;
     let events: CoreEvent[];
     if (p.orderType === 'MARKET') {
@@ -48,11 +51,13 @@ export class ScriptedMarket {
       if (best !== undefined && !withinNotional(inst, best, lots)) return refused(apiError('FILTER_FAILURE', 'NOTIONAL'));
       events = this.core.submit({ type: 'counterpartyTake', now, symbolIndex, side, price: null, lots }).events;
     } else if (p.orderType === 'LIMIT_MAKER' || p.timeInForce === 'GTC') {
-      if (p.orderType === 'LIMIT_MAKER' && wouldCross(state, symbolIndex, side, price)) return refused(apiError('WOULD_TAKE'));
+      const wouldTake = () => (accountOnly ? fillableLots(state, symbolIndex, side, price, true) > 0 : wouldCross(state, symbolIndex, side, price));
+      if (p.orderType === 'LIMIT_MAKER' && wouldTake()) return refused(apiError('WOULD_TAKE'));
       const outcome = this.core.submit({ type: 'counterpartyLimit', now, symbolIndex, side, price, lots });
-      key = outcome.ok ? outcome.value : 0;
+      if (!outcome.ok) return outcome; // a replayed symbol's scripted orders may not cross each other
+      key = outcome.value;
       events = outcome.events;
-    } else if (p.timeInForce === 'IOC' || fillableLots(state, symbolIndex, side, price) >= lots) {
+    } else if (p.timeInForce === 'IOC' || fillableLots(state, symbolIndex, side, price, accountOnly) >= lots) {
       events = this.core.submit({ type: 'counterpartyTake', now, symbolIndex, side, price, lots }).events;
     } else {
       events = NO_EVENTS; // FOK that cannot fill whole: nothing happens, it still has an id
@@ -78,8 +83,9 @@ export class ScriptedMarket {
     return { ok: true, value: count, events: NO_EVENTS };
   }
 
-  /** Sets the generator's latent mid of the symbol (ticks). */
+  /** Sets the generator's latent mid of the symbol (ticks); refused in a replayed symbol, whose prices are the recording's. */
   setMid(symbolIndex: number, mid: number, now: number): Outcome<null> {
+    if (isReplayed(this.core.state, symbolIndex)) return refused(apiError('REPLAYED_SYMBOL', this.core.markets.instruments[symbolIndex]!.symbol));
     return this.core.submit({ type: 'setLatentMid', now, symbolIndex, mid });
   }
 

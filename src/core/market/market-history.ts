@@ -13,13 +13,19 @@ import { MINUTE_MS } from './kline-time.ts';
 import { BAR, MinuteBars, T } from './minute-bars.ts';
 import type { SymbolHistory } from './market-data.ts';
 import { Rng } from '../rng.ts';
-import { TradeColumns, type TradeHistory } from './trade-tape.ts';
+import { barsOfTrades, TradeColumns, type TradeHistory } from './trade-tape.ts';
+import { replayHistory } from './replay-history.ts';
+import type { Recording } from '../recording.ts';
 import { POW10 } from '../units.ts';
 
-/** Every symbol's history by instrument index, and the close the latent mid starts at (ticks). */
+/**
+ * Every symbol's history by instrument index, the close the latent mid starts at (ticks), and a
+ * replayed symbol's recording (API.md section 12), all shared by every core of a simulator.
+ */
 export interface MarketHistory {
   readonly symbols: readonly SymbolHistory[];
   readonly lastClose: readonly (number | undefined)[];
+  readonly recordings: readonly (Recording | undefined)[];
 }
 
 interface RelativeTrades {
@@ -55,17 +61,25 @@ export interface KlineRow {
 }
 
 /**
- * The history of a simulator starting at `start`: CSV candles for the symbols that have them,
- * synthetic trades for the others when the generator is on and `minutes` > 0.
+ * The history of a simulator starting at `start`: a replayed symbol's rows before `from`, CSV
+ * candles for the symbols that have them, synthetic trades for the others when the generator is
+ * on and `minutes` > 0.
  */
-export function buildHistory(config: Config, instruments: readonly Instrument[], start: number, csv: readonly CsvCandles[]): MarketHistory {
+export function buildHistory(config: Config, instruments: readonly Instrument[], start: number, csv: readonly CsvCandles[], recordings: ReadonlyMap<string, Recording> = new Map()): MarketHistory {
   const minutes = config.sim.history.minutes;
   const synthetic = config.sim.generator.enabled && minutes > 0 ? relativeTrades(config, instruments) : null;
   const symbols: SymbolHistory[] = [];
   const lastClose: (number | undefined)[] = [];
+  const replayed: (Recording | undefined)[] = [];
   for (const inst of instruments) {
     const candles = csv.find((c) => c.symbolIndex === inst.index);
-    if (candles !== undefined) {
+    const replay = config.sim.replay.find((r) => r.symbol === inst.symbol);
+    const recording = replay === undefined ? undefined : recordings.get(inst.symbol);
+    replayed.push(recording);
+    if (replay !== undefined && recording !== undefined) {
+      symbols.push(replayHistory(recording, replay.from, start));
+      lastClose.push(undefined);
+    } else if (candles !== undefined) {
       const bars = csvBars(candles.rows);
       symbols.push(bars.history);
       lastClose.push(bars.lastClose);
@@ -79,7 +93,7 @@ export function buildHistory(config: Config, instruments: readonly Instrument[],
       lastClose.push(undefined);
     }
   }
-  return { symbols, lastClose };
+  return { symbols, lastClose, recordings: replayed };
 }
 
 const NO_SYMBOL_HISTORY: SymbolHistory = { trades: { columns: new TradeColumns(0), count: 0, idsBefore: 0, lastAggId: 0 }, bars: () => new MinuteBars(0) };
@@ -112,21 +126,6 @@ function anchored(rel: RelativeTrades, origin: number): SymbolHistory {
       return bars;
     },
   };
-}
-
-function barsOfTrades(h: TradeHistory): MinuteBars {
-  const bars = new MinuteBars(Math.min(h.count, 4096));
-  const c = h.columns;
-  for (let i = 0; i < h.count; i++) {
-    const time = c.time[i]!;
-    const price = c.price[i]!;
-    const qty = c.qty[i]!;
-    const quote = price * qty;
-    const takerBuys = c.buyerIsMaker[i] === 0;
-    const id = h.idsBefore + i + 1;
-    bars.add(time - (((time % MINUTE_MS) + MINUTE_MS) % MINUTE_MS), price, price, price, price, qty, quote, takerBuys ? qty : 0, takerBuys ? quote : 0, id, id);
-  }
-  return bars;
 }
 
 /** The generated trades per instrument (cached by everything they depend on). */

@@ -8,7 +8,7 @@
 // the first kept id.
 
 import { MINUTE_MS } from './kline-time.ts';
-import type { MinuteBars } from './minute-bars.ts';
+import { MinuteBars } from './minute-bars.ts';
 import { lowerBound } from '../lower-bound.ts';
 
 /** Columns of trades; `aggGap` = trade id - aggregate id (non-decreasing, small). */
@@ -41,6 +41,22 @@ export interface TradeHistory {
 }
 
 export const EMPTY_TRADE_HISTORY: TradeHistory = { columns: new TradeColumns(0), count: 0, idsBefore: 0, lastAggId: 0 };
+
+/** The minute bars of a history's trades (built once, when something first reads candles). */
+export function barsOfTrades(h: TradeHistory): MinuteBars {
+  const bars = new MinuteBars(Math.min(h.count, 4096));
+  const c = h.columns;
+  for (let i = 0; i < h.count; i++) {
+    const time = c.time[i]!;
+    const price = c.price[i]!;
+    const qty = c.qty[i]!;
+    const quote = price * qty;
+    const takerBuys = c.buyerIsMaker[i] === 0;
+    const id = h.idsBefore + i + 1;
+    bars.add(time - (((time % MINUTE_MS) + MINUTE_MS) % MINUTE_MS), price, price, price, price, qty, quote, takerBuys ? qty : 0, takerBuys ? quote : 0, id, id);
+  }
+  return bars;
+}
 
 const EMPTY_ROW = new Float64Array(0);
 

@@ -1,0 +1,187 @@
+// The compact binary cache of parsed replay files (API.md section 12: "later workers and runs
+// start from a compact binary cache of it, keyed by the file's content hash"). An entry is a
+// 64-byte header and the Recording's columns as they lie in memory (columns.ts), so a start
+// reads it straight into the buffer the columns view. Its name carries the SHA-256 of the
+// file's bytes, the kind and the instrument's grids (the columns are in ticks and lots); the
+// header repeats them and the columns are checked against the Recording's promises, so an
+// entry that is stale, cut short, of another version or corrupt is ignored and written anew.
+//
+// Hashing a day's .zip costs more than reading its entry, so the hash of a file is remembered
+// by its identity (device, inode, size, modification and change times; as git's index does),
+// and only a file whose identity changed is hashed again. Writers never collide: each writes a
+// file of its own and renames it over the entry (atomic), so concurrent workers that parse the
+// same file leave one whole entry and a reader never sees half of one. Any error of the cache
+// (a read-only or missing directory) only costs the parse; it never fails a start.
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
+import { endianness, homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ReplayFormat } from '../config/replay.ts';
+import type { Recording } from '../core/recording.ts';
+import { BYTES_PER_PRINT, bytesOf, columnKeepsPromises, columnOffset, COLUMNS, recordingOver } from './columns.ts';
+
+const MAGIC = 'SPOTSIM-REPLAY\0\0';
+/** Bumped whenever the layout or the parse changes what an entry holds. */
+const VERSION = 1;
+const HEADER_BYTES = 64;
+const HASH_BYTES = 32;
+/** An entry is read and checked in pieces of this size, each still in the processor's cache when checked. */
+const PIECE_BYTES = 256 * 1024;
+/** An identity record is a few hundred bytes; anything larger is not one. */
+const MAX_IDENTITY_BYTES = 4096;
+/**
+ * A file changed less than this long before its identity is recorded could change again within
+ * the same timestamp tick unseen (git's "racy" case): its hash is then not remembered.
+ */
+const RACY_MS = 3000n;
+/** The columns are stored as this machine holds them: little-endian, as every platform Node runs on today. */
+const NATIVE_LITTLE_ENDIAN = endianness() === 'LE';
+
+/** What an entry's columns depend on besides the file's bytes. */
+export interface EntryKey {
+  /** SHA-256 of the file's bytes, hex. */
+  readonly contentHash: string;
+  readonly format: ReplayFormat;
+  readonly tickDecimals: number;
+  readonly lotDecimals: number;
+}
+
+/** The platform's per-user cache directory (as Playwright keeps its browsers), spot-sim/replay in it. */
+export function defaultCacheDir(): string {
+  const home = homedir();
+  if (process.platform === 'win32') return join(process.env['LOCALAPPDATA'] || join(home, 'AppData', 'Local'), 'spot-sim', 'replay');
+  if (process.platform === 'darwin') return join(home, 'Library', 'Caches', 'spot-sim', 'replay');
+  return join(process.env['XDG_CACHE_HOME'] || join(home, '.cache'), 'spot-sim', 'replay');
+}
+
+export function contentHashOf(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function entryName(key: EntryKey): string {
+  return `${key.contentHash}-${key.format}-t${key.tickDecimals}-l${key.lotDecimals}.v${VERSION}.bin`;
+}
+
+function header(key: EntryKey, count: number): Buffer {
+  const out = Buffer.alloc(HEADER_BYTES);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(VERSION, 16);
+  out.writeUInt8(key.format === 'aggTrades' ? 0 : 1, 20);
+  out.writeUInt8(key.tickDecimals, 21);
+  out.writeUInt8(key.lotDecimals, 22);
+  out.writeDoubleLE(count, 24);
+  Buffer.from(key.contentHash, 'hex').copy(out, 32, 0, HASH_BYTES);
+  return out;
+}
+
+/** Reads exactly `target.length` bytes at `position`, or returns false. */
+function readFully(fd: number, target: Uint8Array, position: number): boolean {
+  let done = 0;
+  while (done < target.length) {
+    const n = readSync(fd, target, done, target.length - done, position + done);
+    if (n === 0) return false;
+    done += n;
+  }
+  return true;
+}
+
+/** The cached columns of `key`, or undefined when there is no sound entry. */
+export function readEntry(dir: string, key: EntryKey, symbol: string): Recording | undefined {
+  if (!NATIVE_LITTLE_ENDIAN) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(join(dir, entryName(key)), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const expected = header(key, 0);
+    const found = Buffer.alloc(HEADER_BYTES);
+    if (!readFully(fd, found, 0)) return undefined;
+    const count = found.readDoubleLE(24);
+    // The header must be this key's, the count whole, and the file exactly header + columns.
+    found.writeDoubleLE(0, 24);
+    if (!found.equals(expected) || !Number.isSafeInteger(count) || count < 1) return undefined;
+    if (fstatSync(fd).size !== HEADER_BYTES + BYTES_PER_PRINT * count) return undefined;
+    const recording = recordingOver(symbol, count);
+    const buffer = recording.timeUs.buffer;
+    // Column by column, a piece at a time, each piece checked right after it is read.
+    for (let c = 0; c < COLUMNS.length; c++) {
+      const size = COLUMNS[c]!.bytes;
+      const offset = columnOffset(c, count);
+      const rowsPerPiece = PIECE_BYTES / size;
+      for (let from = 0; from < count; from += rowsPerPiece) {
+        const to = Math.min(count, from + rowsPerPiece);
+        const piece = new Uint8Array(buffer, offset + from * size, (to - from) * size);
+        if (!readFully(fd, piece, HEADER_BYTES + offset + from * size)) return undefined;
+        if (!columnKeepsPromises(recording, c, from, to, key.format === 'aggTrades')) return undefined;
+      }
+    }
+    return recording;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `parts` through a file of its own renamed over `name`; false (and nothing left behind) on any error. */
+function writeAtomically(dir: string, name: string, parts: readonly Uint8Array[]): boolean {
+  const temporary = join(dir, `${name}.${process.pid}.${randomUUID()}.tmp`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(temporary, 'w');
+    try {
+      // Part by part: the columns are written from where they lie, never copied into one buffer.
+      for (const part of parts) for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, join(dir, name));
+    return true;
+  } catch {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing was written where nothing can be (a path under a file: ENOTDIR).
+    }
+    return false;
+  }
+}
+
+/** Stores the columns of `key` (best effort: a cache that cannot be written costs only time). */
+export function writeEntry(dir: string, key: EntryKey, recording: Recording): boolean {
+  if (!NATIVE_LITTLE_ENDIAN) return false;
+  return writeAtomically(dir, entryName(key), [header(key, recording.count), bytesOf(recording)]);
+}
+
+/** A file's identity: what changes whenever its bytes may have. */
+function identityOf(path: string, stat: BigIntStats): string {
+  return JSON.stringify({ path, dev: String(stat.dev), ino: String(stat.ino), size: String(stat.size), mtimeNs: String(stat.mtimeNs), ctimeNs: String(stat.ctimeNs) });
+}
+
+function identityName(path: string): string {
+  return `file-${createHash('sha256').update(path).digest('hex').slice(0, 40)}.json`;
+}
+
+/** The content hash remembered for the file at `path` as `stat` describes it, if any. */
+export function rememberedHash(dir: string, path: string, stat: BigIntStats): string | undefined {
+  try {
+    const record = join(dir, identityName(path));
+    if (statSync(record).size > MAX_IDENTITY_BYTES) return undefined;
+    const text = readFileSync(record, 'utf8');
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const { identity, contentHash } = parsed as { identity?: unknown; contentHash?: unknown };
+    return identity === identityOf(path, stat) && typeof contentHash === 'string' && /^[0-9a-f]{64}$/.test(contentHash) ? contentHash : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers the content hash of the file at `path` (unless it changed too recently to trust its times). */
+export function rememberHash(dir: string, path: string, stat: BigIntStats, contentHash: string, nowMs: number): void {
+  const changedMs = (stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1_000_000n;
+  if (BigInt(Math.floor(nowMs)) - changedMs < RACY_MS) return;
+  writeAtomically(dir, identityName(path), [Buffer.from(JSON.stringify({ identity: identityOf(path, stat), contentHash }))]);
+}
