@@ -9,8 +9,8 @@
 // `ws.user` events, openOrders) is compared with what the simulator holds (the typed client,
 // `sim.openOrders()`).
 // `ended_orders = "keep"` so that ended orders and lists stay queryable.
-import { test, expect } from 'spot-sim/fixture';
-import { apiNodeAt } from './rest-clients.ts';
+import { test, expect, type Simulator } from 'spot-sim/fixture';
+import { apiNodeAt, type ApiNode } from './rest-clients.ts';
 import { Inbox } from './support.ts';
 import { SYMBOL, tradeAt } from '../support/reference-orders.ts';
 
@@ -18,13 +18,22 @@ test.describe.configure({ timeout: 60_000 });
 test.use({ simConfig: { sim: { order_types: 'reference', generator: { enabled: false }, account: { ended_orders: 'keep' } } } });
 
 type Loose = Record<string, any>;
-// Its typings declare sides and types as enums it does not export at run time: parameters go `as never`.
 
-test('binance-api-node order(): STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT, STOP_LOSS and TAKE_PROFIT wait, the market triggers them; MARKET with quoteOrderQty; getOrder and the ws.user events agree with the simulator', async ({ sim, client, market }) => {
+/** binance-api-node on `sim`, with the events its `ws.user` subscription delivers, closed after `body`. */
+async function withUserEvents(sim: Simulator, body: (lib: ApiNode, events: Inbox<Loose>) => Promise<void>): Promise<void> {
   const lib = apiNodeAt(sim);
   const events = new Inbox<Loose>();
   const close = await lib.ws.user(events.push);
   try {
+    await body(lib, events);
+  } finally {
+    close();
+  }
+}
+// Its typings declare sides and types as enums it does not export at run time: parameters go `as never`.
+
+test('binance-api-node order(): STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT, STOP_LOSS and TAKE_PROFIT wait, the market triggers them; MARKET with quoteOrderQty; getOrder and the ws.user events agree with the simulator', async ({ sim, client, market }) => {
+  await withUserEvents(sim, async (lib, events) => {
     tradeAt(market, '60000');
     const place = async (params: Loose) => (await lib.order({ symbol: SYMBOL, quantity: '0.01', newOrderRespType: 'RESULT', ...params } as never)) as Loose;
     const stopLimit = await place({ side: 'SELL', type: 'STOP_LOSS_LIMIT', price: '58990', stopPrice: '59000' });
@@ -81,16 +90,11 @@ test('binance-api-node order(): STOP_LOSS_LIMIT, TAKE_PROFIT_LIMIT, STOP_LOSS an
     expect(await lib.getOrder({ symbol: SYMBOL, orderId: spent.orderId })).toEqual(await client.rest.getOrder({ symbol: SYMBOL, orderId: spent.orderId }));
     const spentEvent = await events.waitFor((e) => e.eventType === 'executionReport' && e.orderId === spent.orderId && e.orderStatus === 'FILLED', 'the MARKET order FILLED');
     expect(spentEvent).toMatchObject({ quoteOrderQuantity: '100.00000000', totalQuoteTradeQuantity: '100.00000000' });
-  } finally {
-    close();
-  }
+  });
 });
 
 test('binance-api-node orderOco (deprecated OCO): one leg fills and the other expires; getOrderOco, cancelOrderOco, allOrdersOCO and the formatted listStatus events agree with the simulator', async ({ sim, client, market }) => {
-  const lib = apiNodeAt(sim);
-  const events = new Inbox<Loose>();
-  const close = await lib.ws.user(events.push);
-  try {
+  await withUserEvents(sim, async (lib, events) => {
     tradeAt(market, '60000');
     const oco = (await lib.orderOco({ symbol: SYMBOL, side: 'SELL', quantity: '0.01', price: '61000', stopPrice: '59000', stopLimitPrice: '58900' } as never)) as Loose;
     expect(oco).toMatchObject({ contingencyType: 'OCO', listStatusType: 'EXEC_STARTED', listOrderStatus: 'EXECUTING' });
@@ -134,7 +138,5 @@ test('binance-api-node orderOco (deprecated OCO): one leg fills and the other ex
       [buy.orderListId, 'ALL_DONE'],
     ]);
     expect(all).toEqual(await client.rest.allOrderLists());
-  } finally {
-    close();
-  }
+  });
 });
