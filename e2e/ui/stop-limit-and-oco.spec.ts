@@ -22,6 +22,13 @@ function tradeAt(market: FixtureMarket, price: string): void {
   market.place({ symbol: SYMBOL, side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', price, quantity: '0.001' });
 }
 
+/** Opens the app and makes `price` the last price: the page shows the trade. */
+async function openWithLastPrice(page: Page, market: FixtureMarket, price: string): Promise<void> {
+  await openUi(page);
+  tradeAt(market, price);
+  await expect(page.getByTestId('trade').first()).toContainText(`${price}.00`);
+}
+
 /**
  * Clicks a form's submit button and waits for the exchange's answer in the result line (a new
  * text, not the previous placement's); a refusal fails the test with the page's message.
@@ -65,9 +72,7 @@ async function placeOco(page: Page, side: 'BUY' | 'SELL', prices: { limit: strin
 }
 
 test('a stop-limit from the tab waits, triggers when the market trades through its stop, then fills', async ({ page, client, market }) => {
-  await openUi(page);
-  tradeAt(market, '60000');
-  await expect(page.getByTestId('trade').first()).toContainText('60000.00');
+  await openWithLastPrice(page, market, '60000');
 
   // A SELL with its stop below the last price is a stop-loss.
   const { orderId, type } = await placeStopLimit(page, 'SELL', '59000', '58900', '0.01');
@@ -100,9 +105,7 @@ test('a stop-limit from the tab waits, triggers when the market trades through i
 });
 
 test('the Stop-Limit tab places a stop-loss or a take-profit by where the stop is against the last price', async ({ page, client, market }) => {
-  await openUi(page);
-  tradeAt(market, '60000');
-  await expect(page.getByTestId('trade').first()).toContainText('60000.00');
+  await openWithLastPrice(page, market, '60000');
   const cases = [
     { side: 'BUY', stop: '61000', limit: '61100', type: 'STOP_LOSS_LIMIT', trigger: '≥ 61000.00' },
     { side: 'BUY', stop: '59000', limit: '59100', type: 'TAKE_PROFIT_LIMIT', trigger: '≤ 59000.00' },
@@ -120,9 +123,7 @@ test('the Stop-Limit tab places a stop-loss or a take-profit by where the stop i
 });
 
 test('a SELL OCO from the form shows its two legs; the limit leg trades and the stop leg leaves the open orders', async ({ page, client, market }) => {
-  await openUi(page);
-  tradeAt(market, '60000');
-  await expect(page.getByTestId('trade').first()).toContainText('60000.00');
+  await openWithLastPrice(page, market, '60000');
 
   const { listId, stopLeg, makerLeg } = await placeOco(page, 'SELL', { limit: '61000', stop: '59000', stopLimit: '58900' }, '0.01');
   const stop = openOrderRow(page, stopLeg);
@@ -165,9 +166,7 @@ test('a SELL OCO from the form shows its two legs; the limit leg trades and the 
 });
 
 test('a BUY OCO from the form: its stop leg triggers above the market, the limit leg disappears, the stop leg fills', async ({ page, client, market }) => {
-  await openUi(page);
-  tradeAt(market, '60000');
-  await expect(page.getByTestId('trade').first()).toContainText('60000.00');
+  await openWithLastPrice(page, market, '60000');
 
   const { listId, stopLeg, makerLeg } = await placeOco(page, 'BUY', { limit: '59000', stop: '61000', stopLimit: '61100' }, '0.01');
   const stop = openOrderRow(page, stopLeg);
