@@ -12,16 +12,13 @@
 // - TLS: REST goes through the global fetch and the sockets through `ws` with only a `proxy`
 //   option, so there is no option to accept the fixture's self-signed certificate: this library
 //   is exercised over http:// and ws:// only.
-import BinanceModule from 'binance-api-node';
-import { test, expect, type Simulator } from 'spot-sim/fixture';
+import { test, expect } from 'spot-sim/fixture';
+import { apiNodeAt, type ApiNode as Client } from './rest-clients.ts';
 import { Inbox, quietBidPrice } from './support.ts';
 import { LocalBook } from '../support/local-book.ts';
 
 test.describe.configure({ timeout: 120_000 });
 
-// A CommonJS package whose `exports.default` is the factory.
-const Binance = BinanceModule.default;
-type Client = ReturnType<typeof Binance>;
 type Loose = Record<string, any>;
 interface Level {
   price: string;
@@ -40,18 +37,8 @@ async function bookOf(client: Client, limit: number): Promise<Book> {
 
 const tuple = (l: Level) => [l.price, l.quantity] as const;
 
-function clientAt(sim: Simulator): Client {
-  return Binance({
-    apiKey: sim.credentials.apiKey,
-    apiSecret: sim.credentials.apiSecret,
-    httpBase: sim.urls.http,
-    wsBase: `${sim.urls.ws}/ws`,
-    wsApi: `${sim.urls.ws}/ws-api/v3`,
-  });
-}
-
 test('binance-api-node REST: ping, time, exchangeInfo, book, account, LIMIT order/getOrder/openOrders/cancel, MARKET, myTrades', async ({ sim }) => {
-  const client = clientAt(sim);
+  const client = apiNodeAt(sim);
   expect(await client.ping()).toBe(true);
   const serverTime = (await client.time()) as unknown as number;
   expect(Math.abs(serverTime - sim.now())).toBeLessThan(5000);
@@ -87,7 +74,7 @@ test('binance-api-node REST: ping, time, exchangeInfo, book, account, LIMIT orde
 });
 
 test('binance-api-node streams: ws.depth + REST book make a local book that shows our bid; ws.trades shows our fill; ws.bookTicker the touch', async ({ sim }) => {
-  const client = clientAt(sim);
+  const client = apiNodeAt(sim);
   const closers: (() => void)[] = [];
   try {
     const trades = new Inbox<Loose>();
@@ -132,7 +119,7 @@ test('binance-api-node streams: ws.depth + REST book make a local book that show
 });
 
 test('binance-api-node ws.user: WS API user-data subscription delivers the events of our orders', async ({ sim }) => {
-  const client = clientAt(sim);
+  const client = apiNodeAt(sim);
   const events = new Inbox<Loose>();
   // Resolves once the subscription is acknowledged.
   const close = await client.ws.user(events.push);

@@ -3,30 +3,16 @@
 // timestamp then signature), labels every request Content-Type: application/json with an empty body
 // and sends X-MBX-APIKEY even on public calls (client-requests.md sections 2-4).
 import { Agent } from 'node:https';
-import { Spot, SpotRestAPI } from '@binance/spot';
-import { test as simTest, expect, type Simulator } from 'spot-sim/fixture';
+import { SpotRestAPI, type Spot } from '@binance/spot';
+import { test as simTest, expect } from 'spot-sim/fixture';
+import { spotRestAt } from './rest-clients.ts';
 
 // The fixture's simulator with its generator on (the default): the library trades against it.
 const test = simTest.extend<{ spot: Spot }>({
   spot: async ({ sim }, use) => {
-    await use(spotClient(sim, sim.urls.http));
+    await use(spotRestAt(sim));
   },
 });
-
-// The library's defaults (1000 ms timeout, 3 retries on GET/DELETE) would hide a slow or failing
-// answer behind retries; a compatibility test wants the first answer.
-function spotClient(sim: Simulator, basePath: string, httpsAgent?: Agent): Spot {
-  return new Spot({
-    configurationRestAPI: {
-      apiKey: sim.credentials.apiKey,
-      apiSecret: sim.credentials.apiSecret,
-      basePath,
-      timeout: 4000,
-      retries: 0,
-      ...(httpsAgent ? { httpsAgent } : {}),
-    },
-  });
-}
 
 const { NewOrderSideEnum: Side, NewOrderTypeEnum: Type, NewOrderTimeInForceEnum: Tif, NewOrderNewOrderRespTypeEnum: RespType } = SpotRestAPI;
 
@@ -121,7 +107,7 @@ test('@binance/spot: markets, book, balance, LIMIT place/query/list/cancel, a fi
 });
 
 test('@binance/spot over TLS (fixture certificate, verification off through httpsAgent)', async ({ sim }) => {
-  const rest = spotClient(sim, sim.urls.https, new Agent({ rejectUnauthorized: false })).restAPI;
+  const rest = spotRestAt(sim, sim.urls.https, new Agent({ rejectUnauthorized: false })).restAPI;
   const ping = await rest.ping();
   expect(ping.status).toBe(200);
   const time = await (await rest.time()).data();

@@ -4,34 +4,17 @@
 // timestamp first and recvWindow=10000, and adds newClientOrderId=x-TKT5PX2F… and
 // newOrderRespType=FULL to every order (client-requests.md sections 0, 2, 7).
 import ccxt from 'ccxt';
-import { test as simTest, expect, type Simulator } from 'spot-sim/fixture';
-
-type Binance = InstanceType<typeof ccxt.binance>;
+import { test as simTest, expect } from 'spot-sim/fixture';
+import { ccxtAt, type Ccxt } from './rest-clients.ts';
 
 // The fixture's simulator with its generator on (the default): the library trades against it.
-const test = simTest.extend<{ exchange: Binance }>({
+const test = simTest.extend<{ exchange: Ccxt }>({
   exchange: async ({ sim }, use) => {
-    const exchange = binanceAt(sim, sim.urls.http);
+    const exchange = ccxtAt(sim);
     await use(exchange);
     await exchange.close();
   },
 });
-
-function binanceAt(sim: Simulator, origin: string, extra: Record<string, unknown> = {}): Binance {
-  const exchange = new ccxt.binance({
-    apiKey: sim.credentials.apiKey,
-    secret: sim.credentials.apiSecret,
-    timeout: 4000,
-    // Spot only: no /sapi capital config or margin pairs, no fapi/dapi exchangeInfo (finding 12).
-    options: { fetchMarkets: { types: ['spot'] }, fetchCurrencies: false, fetchMargins: false },
-    ...extra,
-  });
-  const api = exchange.urls['api'] as Record<string, unknown>;
-  for (const [name, url] of Object.entries(api)) {
-    if (typeof url === 'string') api[name] = origin + new URL(url).pathname;
-  }
-  return exchange;
-}
 
 test('ccxt: loadMarkets, fetchOrderBook, fetchBalance, createOrder/fetchOrder/cancelOrder, a filling market order, fetchMyTrades', async ({ exchange }) => {
   const markets = await exchange.loadMarkets();
@@ -86,7 +69,7 @@ test('ccxt: loadMarkets, fetchOrderBook, fetchBalance, createOrder/fetchOrder/ca
 });
 
 test('ccxt over TLS (fixture certificate, validateServerSsl: false)', async ({ sim }) => {
-  const exchange = binanceAt(sim, sim.urls.https, { validateServerSsl: false });
+  const exchange = ccxtAt(sim, sim.urls.https, { validateServerSsl: false });
   try {
     expect(Math.abs((await exchange.fetchTime())! - Date.now())).toBeLessThan(5000);
     const balance = await exchange.fetchBalance();

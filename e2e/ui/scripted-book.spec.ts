@@ -20,3 +20,17 @@ test('market.place: a counterparty ask shows as the best ask, and the page\'s bu
   await expect(page.getByTestId('fill').first()).toContainText('BUY 0.10000 @ 60010.00');
   await expect(page.getByTestId('trade').first()).toContainText('60010.00');
 });
+
+test('with the default order types the Stop-Limit and OCO tabs say the symbol does not offer them', async ({ page }) => {
+  await openUi(page);
+  await page.getByRole('tab', { name: 'Stop-Limit' }).click();
+  await expect(page.getByTestId('order-form')).toBeHidden();
+  await expect(page.getByTestId('stop-unavailable')).toHaveText(`${SYMBOL} does not offer stop-limit orders.`);
+  await expect(page.getByTestId('stop-submit')).toBeDisabled();
+  await page.getByRole('tab', { name: 'OCO' }).click();
+  await expect(page.getByTestId('stop-form')).toBeHidden();
+  await expect(page.getByTestId('oco-unavailable')).toHaveText(`${SYMBOL} does not offer OCO orders.`);
+  await expect(page.getByTestId('oco-submit')).toBeDisabled();
+  await page.getByRole('tab', { name: 'Limit / Market' }).click();
+  await expect(page.getByTestId('order-submit')).toBeEnabled();
+});

@@ -5,9 +5,11 @@
 // - market data on one combined stream `/stream?streams=<s>@depth@100ms/<s>@trade`; the book
 //   is kept by the reference local-order-book algorithm (buffer diffs, REST snapshot, drop
 //   diffs with u <= lastUpdateId, apply; a diff with U > book id + 1 is a gap -> resync);
-// - orders over REST, HMAC-SHA256 signed in the browser with WebCrypto;
+// - orders over REST, HMAC-SHA256 signed in the browser with WebCrypto (rest.js);
 // - open orders and fills from the WS API user data stream
-//   (`userDataStream.subscribe.signature`), reconciled with GET /api/v3/openOrders.
+//   (`userDataStream.subscribe.signature`), reconciled with GET /api/v3/openOrders
+//   (the Open orders panel: open-orders.js);
+// - beside Limit / Market, a Stop-Limit tab and an OCO form (order-tabs.js).
 //
 // A secret in a browser page is for a local test exchange only; a production app keeps it in
 // its backend (see examples/order-backend).
@@ -15,13 +17,15 @@
 // ---- order history panel (issue 25): its own module, wired in the blocks marked like this ----
 import { createOrderHistory } from './order-history.js';
 // ---- end order history ----
+import { createOpenOrders } from './open-orders.js';
+import { createOrderTabs } from './order-tabs.js';
+import { createRest, describe } from './rest.js';
 
 const ENDPOINTS = {
   rest: 'https://api.binance.com',
   streams: 'wss://stream.binance.com:9443',
   wsApi: 'wss://ws-api.binance.com:443/ws-api/v3',
 };
-const TERMINAL = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'EXPIRED_IN_MATCH', 'REJECTED']);
 const MAX_TRADES = 20;
 const MAX_LOG = 50;
 
@@ -71,71 +75,15 @@ function fmt(value, decimals) {
 const px = (v) => fmt(v, priceDecimals);
 const qty = (v) => fmt(v, qtyDecimals);
 
-// ------------------------------------------------------------------ REST + signing
+// ------------------------------------------------------------------ REST (rest.js) and the instrument
 
-class ApiError extends Error {
-  constructor(status, code, msg) {
-    super(msg);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-let hmacKey = null;
-let timeOffsetMs = 0;
-
-async function sign(payload) {
-  if (!globalThis.crypto?.subtle) throw new ApiError(0, null, 'WebCrypto is unavailable: open this page over https or from localhost / 127.0.0.1.');
-  hmacKey ??= await crypto.subtle.importKey('raw', new TextEncoder().encode(cfg.apiSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = await crypto.subtle.sign('HMAC', hmacKey, new TextEncoder().encode(payload));
-  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-const now = () => Date.now() + timeOffsetMs;
-
-/** One REST call; signed ones carry timestamp + signature (hex HMAC of the exact query/body). */
-async function api(method, path, params = {}, signed = false) {
-  const qs = new URLSearchParams(params);
-  const headers = {};
-  if (signed) {
-    qs.set('timestamp', String(now()));
-    qs.set('signature', await sign(qs.toString()));
-    headers['X-MBX-APIKEY'] = cfg.apiKey;
-  }
-  let url = `${cfg.rest}${path}`;
-  let body;
-  if (method === 'GET' || method === 'DELETE') {
-    if (qs.size > 0) url += `?${qs}`;
-  } else {
-    body = qs.toString();
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-  }
-  let res;
-  try {
-    res = await fetch(url, { method, headers, body });
-  } catch (error) {
-    throw new ApiError(0, null, `network error: ${error.message}`);
-  }
-  const text = await res.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ApiError(res.status, null, `HTTP ${res.status}: ${text.slice(0, 200)}`);
-  }
-  if (!res.ok) throw new ApiError(res.status, json.code ?? null, json.msg ?? `HTTP ${res.status}`);
-  return json;
-}
-
-async function syncClock() {
-  const t0 = Date.now();
-  const { serverTime } = await api('GET', '/api/v3/time');
-  timeOffsetMs = Math.round(serverTime - (t0 + Date.now()) / 2);
-}
+const { api, sign, now, syncClock } = createRest(cfg);
 
 async function loadInstrument() {
   const info = await api('GET', '/api/v3/exchangeInfo', { symbol: cfg.symbol });
-  const filters = info.symbols?.[0]?.filters ?? [];
+  const symbolInfo = info.symbols?.[0] ?? {};
+  orderTabs.setSymbolInfo(symbolInfo);
+  const filters = symbolInfo.filters ?? [];
   const price = filters.find((f) => f.filterType === 'PRICE_FILTER');
   const lot = filters.find((f) => f.filterType === 'LOT_SIZE');
   if (price) priceDecimals = decimalsOf(price.tickSize);
@@ -327,58 +275,6 @@ function renderTrades() {
 
 // ------------------------------------------------------------------ orders and user data
 
-/** orderId -> order as shown; ids that reached a final status are never shown again. */
-const openOrders = new Map();
-const finished = new Set();
-
-function upsertOrder(order) {
-  if (order.symbol !== cfg.symbol) return;
-  if (TERMINAL.has(order.status)) {
-    finished.add(order.orderId);
-    openOrders.delete(order.orderId);
-  } else if (!finished.has(order.orderId)) {
-    openOrders.set(order.orderId, { ...openOrders.get(order.orderId), ...order });
-  }
-  renderOpenOrders();
-}
-
-function renderOpenOrders() {
-  const rows = [...openOrders.values()].sort((a, b) => b.orderId - a.orderId).map((o) => {
-    const cancel = el('button', { type: 'button', testid: 'cancel-order' }, 'Cancel');
-    cancel.addEventListener('click', () => cancelOrder(o.orderId, cancel));
-    return el(
-      'tr',
-      { testid: 'open-order', 'data-order-id': String(o.orderId) },
-      el('td', { testid: 'open-order-id' }, String(o.orderId)),
-      el('td', { class: o.side === 'BUY' ? 'buy' : 'sell' }, o.side),
-      el('td', {}, px(o.price)),
-      el('td', {}, qty(o.origQty)),
-      el('td', { testid: 'open-order-filled' }, qty(o.executedQty)),
-      el('td', { testid: 'open-order-status' }, o.status),
-      el('td', {}, cancel),
-    );
-  });
-  $('open-orders').replaceChildren(...rows);
-  $('no-open-orders').hidden = rows.length > 0;
-}
-
-async function refreshOpenOrders() {
-  const known = [...openOrders.keys()]; // orders placed while the request runs are kept
-  try {
-    const orders = await api('GET', '/api/v3/openOrders', { symbol: cfg.symbol }, true);
-    const ids = new Set(orders.map((o) => o.orderId));
-    for (const id of known) if (!ids.has(id)) openOrders.delete(id);
-    for (const o of orders) upsertOrder(o);
-    renderOpenOrders();
-  } catch (error) {
-    showError(`Could not load open orders: ${describe(error)}`);
-  }
-}
-
-function describe(error) {
-  return error instanceof ApiError && error.code !== null ? `${error.message} (code ${error.code})` : error.message;
-}
-
 function showError(text) {
   const node = $('order-error');
   node.textContent = text;
@@ -404,7 +300,7 @@ async function placeOrder(event) {
   try {
     const order = await api('POST', '/api/v3/order', params, true);
     showResult(`Order ${order.orderId} ${order.status}`);
-    upsertOrder(order);
+    openOrders.upsertReply(order);
   } catch (error) {
     $('order-result').textContent = '';
     showError(`Order rejected: ${describe(error)}`);
@@ -413,22 +309,10 @@ async function placeOrder(event) {
   }
 }
 
-async function cancelOrder(orderId, button) {
-  button.disabled = true;
-  try {
-    const order = await api('DELETE', '/api/v3/order', { symbol: cfg.symbol, orderId }, true);
-    showResult(`Order ${order.orderId} ${order.status}`);
-    upsertOrder(order);
-  } catch (error) {
-    button.disabled = false;
-    showError(`Cancel failed: ${describe(error)}`);
-  }
-}
-
 function onExecutionReport(e) {
   orderHistory.onExecutionReport(e); // ---- order history ----
   if (e.s !== cfg.symbol) return;
-  upsertOrder({ symbol: e.s, orderId: e.i, side: e.S, type: e.o, price: e.p, origQty: e.q, executedQty: e.z, status: e.X });
+  openOrders.onExecutionReport(e);
   if (e.x === 'TRADE') {
     const item = el('li', { testid: 'fill', 'data-order-id': String(e.i), class: e.S === 'BUY' ? 'buy' : 'sell' },
       `${clock(e.T).slice(0, 8)} ${e.S} ${qty(e.l)} @ ${px(e.L)} · order ${e.i} ${e.X} (filled ${qty(e.z)} of ${qty(e.q)})`);
@@ -464,13 +348,15 @@ function connectUser() {
       if (frame.status === 200) {
         user.attempts = 0;
         setState('user-state', 'live');
-        refreshOpenOrders(); // anything that happened while not subscribed
+        openOrders.refresh(); // anything that happened while not subscribed
         orderHistory.refresh(); // ---- order history ----
       } else {
         setState('user-state', 'refused', `${frame.error?.msg} (code ${frame.error?.code})`);
       }
     } else if (frame.event?.e === 'executionReport') {
       onExecutionReport(frame.event);
+    } else if (frame.event?.e === 'listStatus') {
+      openOrders.onListStatus(frame.event);
     }
   };
   ws.onclose = (event) => {
@@ -484,6 +370,8 @@ function connectUser() {
 // ---- order history panel (issue 25) ----
 const orderHistory = createOrderHistory({ api, symbol: cfg.symbol, px, qty, el, clock });
 // ---- end order history ----
+const openOrders = createOpenOrders({ api, symbol: cfg.symbol, px, qty, el, showResult, showError, describe });
+const orderTabs = createOrderTabs({ api, symbol: cfg.symbol, px, openOrders, showResult, showError, describe });
 
 // ------------------------------------------------------------------ start
 
@@ -493,8 +381,8 @@ $('order-form').addEventListener('submit', placeOrder);
 $('order-type').addEventListener('change', (event) => {
   $('order-price').disabled = event.currentTarget.value !== 'LIMIT';
 });
-renderOpenOrders();
+openOrders.render();
 await Promise.allSettled([syncClock(), loadInstrument()]);
 connectMarket();
 connectUser();
-refreshOpenOrders();
+openOrders.refresh();

@@ -12,6 +12,9 @@ const FILES = { '/': 'index.html', '/index.html': 'index.html', '/app.js': 'app.
 // The candle chart's library (npm `lightweight-charts`, Apache-2.0), its standalone browser build.
 FILES['/lightweight-charts.js'] = new URL('lightweight-charts.standalone.production.js', import.meta.resolve('lightweight-charts'));
 FILES['/order-history.js'] = 'order-history.js'; // order history panel (issue 25)
+FILES['/open-orders.js'] = 'open-orders.js';
+FILES['/rest.js'] = 'rest.js';
+FILES['/order-tabs.js'] = 'order-tabs.js'; // the Stop-Limit and OCO tabs
 const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const env = process.env;
 const settings = {
