@@ -277,13 +277,13 @@ export class Simulator {
    * on the way happens at its own instant, in order (generator steps, depth batches, timed
    * faults, listen-key expiry), as if that much time had passed; it costs what happens, not how
    * long it spans. WebSocket heartbeats run on the wall clock, so no jump closes a connection.
-   * Streams see it as one step (docs/time.md "Streams during a jump").
+   * Streams see it as one step (docs/time.md "Streams during a jump"), the replayed prints due
+   * by its end (settled) included.
    */
   advanceTime(ms: number): void {
     checkAdvance(ms, this.config.sim.max_advance_ms);
     const clock = this.clock;
     if (!(clock instanceof ManualClock)) throw new Error('advanceTime needs sim.clock = "manual"');
-    // The prints due by the jump's end run inside it, so their depth changes go out merged too.
     this.gateway.duringJump(() => {
       this.scheduler.advance(clock, ms);
       this.exchangeTask.settle(clock.now());
