@@ -7,7 +7,7 @@
 // every socket and timer.
 
 import { performance } from 'node:perf_hooks';
-import { Service } from './api/service.ts';
+import { Service, type Reply } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
 import type { Config } from './config/types.ts';
 import type { Balance, Order } from './client/types.ts';
@@ -22,7 +22,6 @@ import { WsGateway } from './net/ws-gateway.ts';
 import { Outbox, type BatchListener, type EventListener } from './net/outbox.ts';
 import { createControlRoutes } from './net/control-api.ts';
 import { EventWire } from './api/event-wire.ts';
-import type { Reply } from './api/service.ts';
 import type { RequestSeen } from './api/reply.ts';
 import { Faults } from './faults/controller.ts';
 import { Market } from './market.ts';
