@@ -14,6 +14,14 @@ import { allOrders, balances, findOrder, openOrders } from './queries.ts';
 import { Rng } from './rng.ts';
 import { T0, toJson } from './test-support.ts';
 
+/**
+ * toJson without the account trade's `orderListId`, which the core keeps since its trades learnt
+ * their list (myTrades); in spec mode it is -1 on every trade, as the wire always wrote it.
+ */
+function pinJson(value: unknown): string {
+  return toJson(JSON.parse(toJson(value), (_k, v) => (v !== null && typeof v === 'object' && 'isBuyer' in v && v.orderListId === -1 ? (({ orderListId: _, ...rest }) => rest)(v) : v)));
+}
+
 const RECORDED = 'a4611e220b706421c138fc14395a7d50300bdd15932b6d32257db1612fcb631d';
 
 function run(steps: number): string {
@@ -32,7 +40,7 @@ function run(steps: number): string {
   let now = T0;
   for (let step = 0; step < steps; step++) {
     now += rng.int(0, 4);
-    hash.update(toJson(ex.submit({ type: 'advance', now, maxSteps: Infinity })));
+    hash.update(pinJson(ex.submit({ type: 'advance', now, maxSteps: Infinity })));
     const inst = ex.instruments[rng.int(0, 1)]!;
     const symbolIndex = inst.index;
     const mid = ex.state.latentMid(symbolIndex);
@@ -57,12 +65,12 @@ function run(steps: number): string {
       cmd = { type: 'cancelReplace', now, mode: rng.float() < 0.5 ? 'STOP_ON_FAILURE' : 'ALLOW_FAILURE', cancel, place: { ...place, orderType: 'LIMIT', timeInForce: 'GTC' } };
     } else if (roll < 81 && open.length > 0) cmd = { type: 'fillOpenOrder', now, orderId: pick().orderId, lots: quantity };
     else if (roll < 82) cmd = { type: 'cancelAll', now, symbolIndex };
-    if (cmd !== null) hash.update(toJson(ex.submit(cmd)));
+    if (cmd !== null) hash.update(pinJson(ex.submit(cmd)));
     if (step % 50 === 0) {
-      hash.update(toJson(ex.submit({ type: 'flushDepth', now })));
-      hash.update(toJson(allOrders(ex.state, symbolIndex, { limit: 1000 })));
-      hash.update(toJson(findOrder(ex.state, { symbolIndex, orderId: rng.int(1, step + 1), origClientOrderId: undefined })));
-      hash.update(toJson(balances(ex.state)));
+      hash.update(pinJson(ex.submit({ type: 'flushDepth', now })));
+      hash.update(pinJson(allOrders(ex.state, symbolIndex, { limit: 1000 })));
+      hash.update(pinJson(findOrder(ex.state, { symbolIndex, orderId: rng.int(1, step + 1), origClientOrderId: undefined })));
+      hash.update(pinJson(balances(ex.state)));
     }
   }
   return hash.digest('hex');
