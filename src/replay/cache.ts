@@ -10,8 +10,10 @@
 // by its identity (device, inode, size, modification and change times; as git's index does),
 // and only a file whose identity changed is hashed again. Writers never collide: each writes a
 // file of its own and renames it over the entry (atomic), so concurrent workers that parse the
-// same file leave one whole entry and a reader never sees half of one. Any error of the cache
-// (a read-only or missing directory) only costs the parse; it never fails a start.
+// same file leave one whole entry and a reader never sees half of one (a writer that died leaves
+// its own file, removed an hour later). Any error of the cache (a read-only or missing
+// directory) only costs the parse; it never fails a start. Entries are never evicted: the
+// directory may be deleted at any time.
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
 import { endianness, homedir } from 'node:os';
