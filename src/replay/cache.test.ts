@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aggregates, aggTradesCsv } from '../../scripts/replay/synthetic-trades.ts';
@@ -108,6 +108,18 @@ test('a corrupt or stale entry is ignored and written anew', () => {
     assert.deepEqual(load(file, cache), fresh, what);
     assert.ok(readFileSync(entry).equals(sound), `${what}: written anew`);
   }
+});
+
+test('a writer that died leaves a temporary file: an hour later the next write removes it', () => {
+  const file = copyOf('BTCUSDT-aggTrades-2025-01-01.csv');
+  const cache = tempDir();
+  const fresh = join(cache, 'x.bin.123.abc.tmp');
+  const old = join(cache, 'y.bin.456.def.tmp');
+  writeFileSync(fresh, 'half');
+  writeFileSync(old, 'half');
+  utimesSync(old, new Date(Date.now() - 3_700_000), new Date(Date.now() - 3_700_000));
+  load(file, cache);
+  assert.deepEqual(readdirSync(cache).filter((name) => name.endsWith('.tmp')), ['x.bin.123.abc.tmp']);
 });
 
 test('a cache that cannot be written costs only the parse', () => {

@@ -10,10 +10,12 @@
 // by its identity (device, inode, size, modification and change times; as git's index does),
 // and only a file whose identity changed is hashed again. Writers never collide: each writes a
 // file of its own and renames it over the entry (atomic), so concurrent workers that parse the
-// same file leave one whole entry and a reader never sees half of one. Any error of the cache
-// (a read-only or missing directory) only costs the parse; it never fails a start.
+// same file leave one whole entry and a reader never sees half of one (a writer that died leaves
+// its own file, removed an hour later). Any error of the cache (a read-only or missing
+// directory) only costs the parse; it never fails a start. Entries are never evicted: the
+// directory may be deleted at any time.
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
 import { endianness, homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ReplayFormat } from '../config/replay.ts';
@@ -150,9 +152,26 @@ function writeAtomically(dir: string, name: string, parts: readonly Uint8Array[]
 }
 
 /** Stores the columns of `key` (best effort: a cache that cannot be written costs only time). */
-export function writeEntry(dir: string, key: EntryKey, recording: Recording): boolean {
+export function writeEntry(dir: string, key: EntryKey, recording: Recording, nowMs = Date.now()): boolean {
   if (!NATIVE_LITTLE_ENDIAN) return false;
+  sweepAbandoned(dir, nowMs);
   return writeAtomically(dir, entryName(key), [header(key, recording.count), bytesOf(recording)]);
+}
+
+/** A writer that died between writing and renaming left its file: gone once it is this old. */
+const ABANDONED_MS = 3_600_000;
+
+/** Removes the temporary files of writers that died (an entry is written rarely: this is cheap). */
+function sweepAbandoned(dir: string, nowMs: number): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.tmp')) continue;
+      const path = join(dir, name);
+      if (nowMs - statSync(path).mtimeMs > ABANDONED_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // No directory yet, or one being swept by another worker: nothing to do.
+  }
 }
 
 /** A file's identity: what changes whenever its bytes may have. */
