@@ -2,8 +2,8 @@
 // a long file is several concepts read as one. Checked here for every code file of src/ (its
 // tests included), bench/, scripts/, e2e/, test/, consumer/ and examples/ (what users copy), so
 // the rule holds by a test, not by memory. A file that must stay longer goes in
-// ALLOWED_LONG_FILES with its reason (none does today); the list only shrinks: an entry that is no longer too long (or no longer exists)
-// fails the test too.
+// ALLOWED_LONG_FILES with its reason (none does today); the list only shrinks: an entry that is
+// no longer too long (or no longer exists) fails the test too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
