@@ -59,8 +59,9 @@ export class Market {
   /**
    * Places a counterparty order: LIMIT (GTC rests what does not trade, IOC and FOK never rest),
    * LIMIT_MAKER (refused with -2010 when it would take) or MARKET. It trades with the account's
-   * and the generator's resting orders in price-time priority and prints public trades.
-   * Returns its id (for `cancel`), also when nothing of it rests.
+   * and the generator's resting orders in price-time priority and prints public trades. What
+   * rests stays until it trades or you cancel it: the generator's random cancels never pick it
+   * (its market orders do trade with it). Returns its id (for `cancel`), also when nothing of it rests.
    * @throws SpotSimError with the reference code: -1121 unknown symbol, -1013 filter failures,
    * -1100 / -1111 malformed or too precise numbers, -1117 / -1116 / -1115 bad side, type or
    * timeInForce, -1102 a missing field.

@@ -122,6 +122,33 @@ test('cancelAll removes every counterparty order of the symbol, the generator se
   assert.deepEqual(invariantViolations(ex.state), []);
 });
 
+test("the generator's random cancels never take a scripted order: it rests until it trades or the test cancels it", () => {
+  // No takers: only the generator's limit orders and random cancels run for two minutes, so on
+  // average each of its orders is cancelled six times over (mean_order_lifetime_s 20).
+  const ex = new Exchange(resolveConfig({ sim: { generator: { market_rate_per_s: 0 } } }), T0);
+  const market = new ScriptedOrders(ex);
+  const id = expectOk(market.place(sell('60010', '0.5'), T0));
+  const bid = expectOk(market.place(buy('59990', '0.25'), T0));
+  advance(ex, T0 + 120_000);
+  assert.deepEqual(levels(ex, 'asks')[0], [ticks(ex, BTC, '60010'), lots(ex, BTC, '0.5')]);
+  assert.deepEqual(levels(ex, 'bids')[0], [ticks(ex, BTC, '59990'), lots(ex, BTC, '0.25')]);
+  assert.deepEqual(invariantViolations(ex.state), []);
+  assert.equal(expectOk(market.cancel(BTC, String(id), T0 + 120_000)), true);
+  assert.equal(expectOk(market.cancel(BTC, String(bid), T0 + 120_000)), true);
+  assert.deepEqual(invariantViolations(ex.state), []);
+});
+
+test('cancelAll also removes scripted orders, and the generator\'s own cancels go on after it', () => {
+  const ex = new Exchange(resolveConfig({}), T0);
+  const market = new ScriptedOrders(ex);
+  market.place(sell('60010', '0.5'), T0);
+  market.place(sell('60020', '0.5'), T0);
+  assert.equal(expectOk(market.cancelAll(BTC, T0)), 42);
+  assert.equal(bookOf(ex, BTC)!.asks.levelCount, 0);
+  advance(ex, T0 + 30_000);
+  assert.deepEqual(invariantViolations(ex.state), []);
+});
+
 test("setMid moves the generator's latent mid: its next orders come around the new price", () => {
   const ex = new Exchange(resolveConfig({ sim: { generator: { mid_step_max_ticks: 0 } } }), T0);
   const market = new ScriptedOrders(ex);

@@ -133,6 +133,11 @@ export interface CounterpartyLimit {
   readonly side: Side;
   readonly price: number;
   readonly lots: number;
+  /**
+   * A test's scripted order (API.md section 8): what rests of it is never a pick of the
+   * generator's random cancels, so it stays until it trades or the test cancels it.
+   */
+  readonly scripted?: boolean;
 }
 
 /** A taker that never rests: up to `price` (IOC/FOK of the scripted market) or any (MARKET: null). */
@@ -152,12 +157,13 @@ export interface CounterpartyCancel {
   readonly key: number;
 }
 
-/** Cancels the i-th resting counterparty order of a symbol (the generator's random pick). */
+/** Cancels the i-th resting counterparty order of a symbol (the generator's random pick; `scripted`: of the scripted orders). */
 export interface CounterpartyCancelAt {
   readonly type: 'counterpartyCancelAt';
   readonly now: number;
   readonly symbolIndex: number;
   readonly slot: number;
+  readonly scripted?: boolean;
 }
 
 /** Moves a symbol's latent mid (ticks): the generator's next orders come around it. */

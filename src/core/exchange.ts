@@ -111,6 +111,10 @@ export class Exchange {
         replays.settle();
         return resting.counterpartyResting;
       },
+      get scriptedResting() {
+        replays.settle();
+        return resting.scriptedResting;
+      },
       ledger,
       tradeLog,
       conservation: new ConservationCursor(),
@@ -202,7 +206,7 @@ export class Exchange {
       case 'counterpartyCancel':
         return this.counterpartyCancel(cmd.key);
       case 'counterpartyCancelAt':
-        return this.counterpartyCancelAt(cmd.symbolIndex, cmd.slot);
+        return this.counterpartyCancelAt(cmd.symbolIndex, cmd.slot, cmd.scripted === true);
       case 'counterpartyTake':
         return this.counterpartyTake(cmd);
       case 'place':
@@ -264,7 +268,7 @@ export class Exchange {
     const taker = this.resting.newCounterpartyTaker(cmd.symbolIndex, cmd.side, cmd.price, cmd.lots);
     this.matcher.match(inst, taker, cmd.price, cmd.now, null);
     this.resting.spare(taker);
-    return taker.remaining === 0 ? 0 : this.matcher.restCounterparty(inst, cmd.side, cmd.price, taker.remaining);
+    return taker.remaining === 0 ? 0 : this.matcher.restCounterparty(inst, cmd.side, cmd.price, taker.remaining, cmd.scripted === true);
   }
 
   private counterpartyTake(cmd: CounterpartyTake): null {
@@ -276,9 +280,9 @@ export class Exchange {
     return null;
   }
 
-  /** Cancels the counterparty order at `position` in the symbol's pick list (the generator's pick). */
-  private counterpartyCancelAt(symbolIndex: number, position: number): boolean {
-    const resting = this.resting.counterpartyResting[symbolIndex]!;
+  /** Cancels the counterparty order at `position` in the symbol's pick list (the generator's pick), or in its scripted list. */
+  private counterpartyCancelAt(symbolIndex: number, position: number, scripted: boolean): boolean {
+    const resting = (scripted ? this.resting.scriptedResting : this.resting.counterpartyResting)[symbolIndex]!;
     if (!Number.isInteger(position) || position < 0 || position >= resting.length) return false;
     this.matcher.cancelCounterparty(resting.at(position));
     return true;

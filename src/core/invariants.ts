@@ -8,7 +8,7 @@
 // holds exactly the waiting orders in sound heaps, and nothing is left due between commands.
 // Returns the violations found (empty = healthy).
 
-import { NONE, type BookSide } from './book/index.ts';
+import { NONE, scriptedPick, type BookSide } from './book/index.ts';
 import { largerNeed, needOf, type AccountBookOrder, type Need } from './account/index.ts';
 import type { Instrument } from './markets.ts';
 import type { CoreState } from './state.ts';
@@ -56,14 +56,16 @@ export function invariantViolations(s: CoreState): string[] {
       if (o.account?.icebergQty !== 0) icebergs++;
     }
     if (icebergs !== s.openOrders.icebergs[inst.index]) out.push(`${inst.symbol}: ${s.openOrders.icebergs[inst.index]} icebergs counted, ${icebergs} open`);
-    const resting = s.counterpartyResting[inst.index]!;
-    for (let i = 0; i < resting.length; i++) {
-      const slot = resting.at(i);
-      if (s.orders.pick(slot) !== i || s.orders.slotOf(s.orders.keyAt(slot)) !== slot || s.orders.levelOf(slot).bookSide.symbolIndex !== inst.index) {
-        out.push(`${inst.symbol}: counterparty pick list position ${i} stale`);
+    for (const [list, pickOf] of [[s.counterpartyResting, (i: number) => i], [s.scriptedResting, scriptedPick]] as const) {
+      const resting = list[inst.index]!;
+      for (let i = 0; i < resting.length; i++) {
+        const slot = resting.at(i);
+        if (s.orders.pick(slot) !== pickOf(i) || s.orders.slotOf(s.orders.keyAt(slot)) !== slot || s.orders.levelOf(slot).bookSide.symbolIndex !== inst.index) {
+          out.push(`${inst.symbol}: ${list === s.scriptedResting ? 'scripted' : 'counterparty'} pick list position ${i} stale`);
+        }
       }
+      counterparty += resting.length;
     }
-    counterparty += resting.length;
   }
   if (bookOrders !== s.orders.size) out.push(`order store holds ${s.orders.size}, books hold ${bookOrders}`);
   if (bookOrders !== counterparty + s.orders.accountCount) out.push(`books hold ${bookOrders}, pick lists and account ${counterparty} + ${s.orders.accountCount}`);

@@ -186,7 +186,7 @@ export function counterpartyOrderSymbol(s: Pick<CoreState, 'orders'>, key: numbe
   return slot === NONE ? undefined : s.orders.levelOf(slot).bookSide.symbolIndex;
 }
 
-/** How many counterparty orders rest in the symbol's book. */
-export function counterpartyRestingCount(s: Pick<CoreState, 'counterpartyResting'>, symbolIndex: number): number {
-  return s.counterpartyResting[symbolIndex]!.length;
+/** How many counterparty orders rest in the symbol's book: the generator's (or the replay's synthetic ones), and the scripted ones. */
+export function counterpartyRestingCount(s: Pick<CoreState, 'counterpartyResting' | 'scriptedResting'>, symbolIndex: number): { generator: number; scripted: number } {
+  return { generator: s.counterpartyResting[symbolIndex]!.length, scripted: s.scriptedResting[symbolIndex]!.length };
 }

@@ -138,7 +138,7 @@ export class Replays {
     const left = cmd.lots - this.matcher.fillAccountMakers(inst, cmd.side, cmd.price, cmd.lots, cmd.now);
     if (left === 0) return 0;
     this.synthetic.stepBack(cmd.symbolIndex, cmd.side, cmd.price);
-    return this.matcher.restCounterparty(inst, cmd.side, cmd.price, left);
+    return this.matcher.restCounterparty(inst, cmd.side, cmd.price, left, cmd.scripted === true);
   }
 
   /** A scripted IOC, FOK or MARKET order in a replayed symbol: it takes from the account's orders only. */

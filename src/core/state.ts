@@ -33,6 +33,8 @@ export interface CoreState {
   readonly history: Pick<OrderHistory, 'keeps' | 'size' | 'byId' | 'byClientOrderId' | 'view' | 'updateTime' | 'forward' | 'backward'>;
   /** The counterparty's resting orders per symbol (their slots). */
   readonly counterpartyResting: readonly Pick<PickList, 'length' | 'at'>[];
+  /** The scripted market's resting orders per symbol (their slots), which the generator never picks. */
+  readonly scriptedResting: readonly Pick<PickList, 'length' | 'at'>[];
   readonly ledger: Pick<Ledger, 'assets' | 'get' | 'snapshot'>;
   readonly tradeLog: Pick<TradeLog, 'all' | 'query' | 'size'>;
   /** State of the incremental conservation check (invariants.ts), kept with the core it checks. */

@@ -9,7 +9,7 @@
 
 export { Order, Level, BookSide, SymbolBook, type BookStore } from './book.ts';
 export { Matcher, crosses, type FillSink, type PublicTrades, type TradeWatch } from './matcher.ts';
-export { RestingOrders, PickList } from './resting-orders.ts';
+export { RestingOrders, PickList, scriptedPick } from './resting-orders.ts';
 export { DepthAggregator } from './depth-aggregator.ts';
 export { NONE, OrderStore } from './order-store.ts';
 export { SyntheticLevels } from './synthetic-levels.ts';

@@ -191,9 +191,9 @@ export class Matcher<A = unknown> {
     this.levelChanged(inst, order.side, level);
   }
 
-  /** Rests a counterparty order of `lots` at `price`; its book key. */
-  restCounterparty(inst: Instrument, side: Side, price: number, lots: number): number {
-    const slot = this.resting.addCounterparty(inst.index);
+  /** Rests a counterparty order of `lots` at `price` (`scripted`: a test's, out of the generator's picks); its book key. */
+  restCounterparty(inst: Instrument, side: Side, price: number, lots: number, scripted = false): number {
+    const slot = this.resting.addCounterparty(inst.index, scripted);
     const level = this.books[inst.index]!.sideOf(side).add(slot, price, lots);
     this.levelChanged(inst, side, level);
     return this.resting.orders.keyAt(slot);

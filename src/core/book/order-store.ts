@@ -22,7 +22,7 @@ const KEY = 1;
 const NEXT = 4;
 const PREV = 5;
 const LEVEL = 6;
-/** Position in its symbol's pick list (counterparty), or NONE for an account order. */
+/** Position in its symbol's pick list (counterparty; a scripted order's is below NONE: resting-orders.ts), or NONE for an account order. */
 const PICK = 7;
 const FIRST_CAPACITY = 1024;
 

@@ -130,7 +130,8 @@ export class SyntheticLevels<A = unknown> {
       const askCap = this.bestOther(book.bids, s.bids);
       for (let k = 1; k <= s.bids.size; k++) this.place(inst, book.bids, s.bids, s.lots, center - k, bidCap);
       for (let k = 1; k <= s.asks.size; k++) this.place(inst, book.asks, s.asks, s.lots, center + k, askCap);
-      s.others = this.resting.counterpartyResting[symbolIndex]!.length - this.alive(s.bids) - this.alive(s.asks);
+      const counterparty = this.resting.counterpartyResting[symbolIndex]!.length + this.resting.scriptedResting[symbolIndex]!.length;
+      s.others = counterparty - this.alive(s.bids) - this.alive(s.asks);
     }
     s.updateIdAfter = inst.updateId;
   }

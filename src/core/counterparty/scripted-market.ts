@@ -53,7 +53,7 @@ export class ScriptedMarket {
     } else if (p.orderType === 'LIMIT_MAKER' || p.timeInForce === 'GTC') {
       const wouldTake = () => (accountOnly ? fillableLots(state, symbolIndex, side, price, true) > 0 : wouldCross(state, symbolIndex, side, price));
       if (p.orderType === 'LIMIT_MAKER' && wouldTake()) return refused(apiError('WOULD_TAKE'));
-      const outcome = this.core.submit({ type: 'counterpartyLimit', now, symbolIndex, side, price, lots });
+      const outcome = this.core.submit({ type: 'counterpartyLimit', now, symbolIndex, side, price, lots, scripted: true });
       if (!outcome.ok) return outcome; // a replayed symbol's scripted orders may not cross each other
       key = outcome.value;
       events = outcome.events;
@@ -77,10 +77,11 @@ export class ScriptedMarket {
 
   /** Cancels every counterparty order of the symbol, both sides, the generator's included. */
   cancelAll(symbolIndex: number, now: number): Outcome<number> {
-    const count = counterpartyRestingCount(this.core.state, symbolIndex);
-    // From the end: each cancel then moves no other order in the generator's index.
-    for (let i = count - 1; i >= 0; i--) this.core.submit({ type: 'counterpartyCancelAt', now, symbolIndex, slot: i });
-    return { ok: true, value: count, events: NO_EVENTS };
+    const { generator, scripted } = counterpartyRestingCount(this.core.state, symbolIndex);
+    // From the end: each cancel then moves no other order in its pick list.
+    for (let i = generator - 1; i >= 0; i--) this.core.submit({ type: 'counterpartyCancelAt', now, symbolIndex, slot: i });
+    for (let i = scripted - 1; i >= 0; i--) this.core.submit({ type: 'counterpartyCancelAt', now, symbolIndex, slot: i, scripted: true });
+    return { ok: true, value: generator + scripted, events: NO_EVENTS };
   }
 
   /** Sets the generator's latent mid of the symbol (ticks); refused in a replayed symbol, whose prices are the recording's. */
