@@ -17,6 +17,7 @@ import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
 import { loadMarketHistory, type MarketHistory } from './history-files.ts';
 import { closeServer, openListeners, type ListenerPair } from './net/listeners.ts';
+import type { OpenRecordings } from './replay/index.ts';
 import { createRestHandler } from './net/rest-server.ts';
 import { WsGateway } from './net/ws-gateway.ts';
 import { Outbox, type BatchListener, type EventListener } from './net/outbox.ts';
@@ -49,6 +50,8 @@ export type { SimulatorUrls, StartOptions } from './simulator-options.ts';
 interface CoreRef {
   current: Exchange;
   readonly history: MarketHistory;
+  /** The replayed recordings, loaded ahead of every move of the clock (src/replay/). */
+  readonly recorded: OpenRecordings;
 }
 
 /**
@@ -155,6 +158,7 @@ export class Simulator {
         maxCatchUpSteps: clock instanceof ManualClock ? Infinity : MAX_CATCH_UP_STEPS,
         deferPrints: clock instanceof ManualClock,
         depthFollowed: () => config.sim.depth_snapshot === 'flushed' || gateway.hasBookStreams(),
+        loadRecorded: (now) => core.recorded.loadThrough(core.current.recordedTimeNeeded(now)),
       },
       clock.now(),
     );
@@ -196,8 +200,8 @@ export class Simulator {
     const sim = config.sim;
     const files = readStartFiles(config);
     const clock = startClock(config);
-    const history = loadMarketHistory(config, clock.now(), files.recordings);
-    const core: CoreRef = { current: new Exchange(config, clock.now(), history), history };
+    const history = loadMarketHistory(config, clock.now(), files.replays.recordings);
+    const core: CoreRef = { current: new Exchange(config, clock.now(), history), history, recorded: files.replays };
     // The one outbox: every transport publishes a command's events here after its response.
     const outbox = new Outbox();
     const service = new Service(
@@ -229,15 +233,22 @@ export class Simulator {
       onReply: (endpointId, reply, request) => simulator?.recordReply(endpointId, reply, 'ws', request),
       onMarketDataSubscriber: () => simulator?.scheduler.changed(),
     });
-    const listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, files.tls);
+    let listeners: ListenerPair;
+    try {
+      listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, files.tls);
+    } catch (error) {
+      await files.replays.close();
+      throw error;
+    }
     try {
       simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
     } catch (error) {
       // A start that fails after listening closes what it opened, so the process can end.
       gateway.closeAll();
-      await Promise.all([closeServer(listeners.http), closeServer(listeners.https)]);
+      await Promise.all([closeServer(listeners.http), closeServer(listeners.https), files.replays.close()]);
       throw error;
     }
+    files.replays.loadRestInBackground();
     if (sim.clock !== 'manual') simulator.driver = new WallDriver(simulator.scheduler, () => clock.now());
     return simulator;
   }
@@ -361,7 +372,7 @@ export class Simulator {
       this.driver = null;
       this.faults.clear();
       this.gateway.closeAll();
-      await Promise.all([closeServer(this.listeners.http), closeServer(this.listeners.https)]);
+      await Promise.all([closeServer(this.listeners.http), closeServer(this.listeners.https), this.core.recorded.close()]);
     })();
     return this.stopped;
   }

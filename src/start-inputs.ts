@@ -13,14 +13,17 @@ import type { Config } from './config/types.ts';
 import { ManualClock, WallClock, type Clock } from './core/clock.ts';
 import { failureReason } from './file-problems.ts';
 import { loadMarketHistory } from './history-files.ts';
-import { loadRecordings, type Recording } from './replay/index.ts';
+import { openRecordings, type OpenRecordings } from './replay/index.ts';
 import { packagePath } from './package-root.ts';
 
 export interface StartFiles {
   readonly tls: { readonly cert: string; readonly key: string };
   readonly ed25519PublicKeyPem: string | undefined;
-  /** The `[[sim.replay]]` recordings by symbol (API.md 12): loaded here, once per start; a reset reuses them. */
-  readonly recordings: ReadonlyMap<string, Recording>;
+  /**
+   * The `[[sim.replay]]` recordings by symbol (API.md 12): opened here, once per start (a reset
+   * reuses them); those read from the cache load their rows as the replay reaches them.
+   */
+  readonly replays: OpenRecordings;
 }
 
 /**
@@ -72,7 +75,7 @@ export function readStartFiles(config: Config): StartFiles {
     if (type !== 'ed25519') problems.push({ path: ed25519Key, expected: 'a PEM Ed25519 public key', got: `${JSON.stringify(ed25519Path)} (${type ?? 'not a key'})` });
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return { tls: { cert: cert!, key: key! }, ed25519PublicKeyPem: ed25519, recordings: loadRecordings(config) };
+  return { tls: { cert: cert!, key: key! }, ed25519PublicKeyPem: ed25519, replays: openRecordings(config) };
 }
 
 /** The clock a start runs on: manual from `start_time_ms` (or now), or the wall clock. */
@@ -85,6 +88,6 @@ export function startClock(config: Config): Clock {
 
 /** Everything a start reads before it listens, checked without starting (throws as a start would). */
 export function checkStartInputs(config: Config): void {
-  readStartFiles(config);
+  void readStartFiles(config).replays.close();
   loadMarketHistory(config, startClock(config).now());
 }

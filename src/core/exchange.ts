@@ -151,6 +151,14 @@ export class Exchange {
     return this.replays.nextPrintAt();
   }
 
+  /**
+   * Per replayed symbol, the recorded time (µs) its rows must be loaded through before an
+   * `advance` to `now` (Recording.loadedRows): the simulator loads them first.
+   */
+  recordedTimeNeeded(now: number): { symbol: string; throughUs: number }[] {
+    return this.replays.recordedTimeNeeded(now);
+  }
+
   /** Whether a replayed symbol's synthetic book owes a rebuild (made by the next command or read of the book). */
   get bookRebuildOwed(): boolean {
     return this.replays.bookOwed;

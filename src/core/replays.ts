@@ -65,6 +65,11 @@ export class Replays {
     return next;
   }
 
+  /** Per replayed symbol, the recorded time (µs) its rows must be loaded through before `advance(now)`. */
+  recordedTimeNeeded(now: number): { symbol: string; throughUs: number }[] {
+    return this.replays.map((r) => ({ symbol: r.symbol, throughUs: r.recordedTimeNeeded(now) }));
+  }
+
   /** Every print due at or before `now`, in published-time order across the symbols. */
   advance(venue: ReplayVenue, now: number): void {
     const replays = this.replays;

@@ -209,7 +209,7 @@ export interface RecordedRow {
 
 export function recordingOf(symbol: string, rows: readonly RecordedRow[]): Recording {
   const n = rows.length;
-  const rec = { symbol, count: n, timeUs: new Float64Array(n), price: new Float64Array(n), qty: new Float64Array(n), buyerIsMaker: new Uint8Array(n), newAggregate: new Uint8Array(n) };
+  const rec = { symbol, count: n, loadedRows: n, timeUs: new Float64Array(n), price: new Float64Array(n), qty: new Float64Array(n), buyerIsMaker: new Uint8Array(n), newAggregate: new Uint8Array(n) };
   rows.forEach((r, i) => {
     rec.timeUs[i] = r.us;
     rec.price[i] = r.price;
@@ -221,9 +221,9 @@ export function recordingOf(symbol: string, rows: readonly RecordedRow[]): Recor
 }
 
 /** An exchange whose BTCUSDT replays `rows` (generator off unless `extra` turns it on), as a simulator builds it. */
-export function replayExchange(rows: readonly RecordedRow[], replay: Partial<ReplayConfig> = {}, extra: SimConfigInput = {}, start = T0): Exchange {
+export function replayExchange(rows: readonly RecordedRow[], replay: Partial<ReplayConfig> = {}, extra: SimConfigInput = {}, start = T0, recording = recordingOf('BTCUSDT', rows)): Exchange {
   const entry = { symbol: 'BTCUSDT', file: 'BTCUSDT-aggTrades-2025-01-01.csv', ...replay };
   const config = resolveConfig(quietConfig(deepMergePlain(extra, { sim: { replay: [entry] } })));
-  const history = buildHistory(config, buildMarkets(config).instruments, start, [], new Map([[entry.symbol, recordingOf(entry.symbol, rows)]]));
+  const history = buildHistory(config, buildMarkets(config).instruments, start, [], new Map([[entry.symbol, recording]]));
   return new Exchange(config, start, history);
 }

@@ -1,7 +1,8 @@
 // The compact binary cache of parsed replay files (API.md section 12: "later workers and runs
 // start from a compact binary cache of it, keyed by the file's content hash"). An entry is a
 // 64-byte header and the Recording's columns as they lie in memory (columns.ts), so a start
-// reads it straight into the buffer the columns view. Its name carries the SHA-256 of the
+// reads it straight into the buffer the columns view, a piece at a time as the replay reaches
+// the rows (lazy-entry.ts). Its name carries the SHA-256 of the
 // file's bytes, the kind and the instrument's grids (the columns are in ticks and lots); the
 // header repeats them and the columns are checked against the Recording's promises, so an
 // entry that is stale, cut short, of another version or corrupt is ignored and written anew.
@@ -15,20 +16,19 @@
 // directory) only costs the parse; it never fails a start. Entries are never evicted: the
 // directory may be deleted at any time.
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
 import { endianness, homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ReplayFormat } from '../config/replay.ts';
 import type { Recording } from '../core/recording.ts';
-import { BYTES_PER_PRINT, bytesOf, columnKeepsPromises, columnOffset, COLUMNS, recordingOver } from './columns.ts';
+import { BYTES_PER_PRINT, bytesOf } from './columns.ts';
+import { LazyEntry, readFully, type Reparse } from './lazy-entry.ts';
 
 const MAGIC = 'SPOTSIM-REPLAY\0\0';
 /** Bumped whenever the layout or the parse changes what an entry holds. */
 const VERSION = 1;
 const HEADER_BYTES = 64;
 const HASH_BYTES = 32;
-/** An entry is read and checked in pieces of this size, each still in the processor's cache when checked. */
-const PIECE_BYTES = 256 * 1024;
 /** An identity record is a few hundred bytes; anything larger is not one. */
 const MAX_IDENTITY_BYTES = 4096;
 /**
@@ -76,19 +76,12 @@ function header(key: EntryKey, count: number): Buffer {
   return out;
 }
 
-/** Reads exactly `target.length` bytes at `position`, or returns false. */
-function readFully(fd: number, target: Uint8Array, position: number): boolean {
-  let done = 0;
-  while (done < target.length) {
-    const n = readSync(fd, target, done, target.length - done, position + done);
-    if (n === 0) return false;
-    done += n;
-  }
-  return true;
-}
-
-/** The cached columns of `key`, or undefined when there is no sound entry. */
-export function readEntry(dir: string, key: EntryKey, symbol: string): Recording | undefined {
+/**
+ * The cached columns of `key`, opened: the header checked (this key's, a whole count, the file
+ * exactly header + columns) and no row read yet (lazy-entry.ts); undefined when there is no
+ * sound entry. `reparse` is the source's parse, for an entry damaged after this check.
+ */
+export function openEntry(dir: string, key: EntryKey, symbol: string, reparse: Reparse): LazyEntry | undefined {
   if (!NATIVE_LITTLE_ENDIAN) return undefined;
   let fd: number;
   try {
@@ -99,31 +92,31 @@ export function readEntry(dir: string, key: EntryKey, symbol: string): Recording
   try {
     const expected = header(key, 0);
     const found = Buffer.alloc(HEADER_BYTES);
-    if (!readFully(fd, found, 0)) return undefined;
-    const count = found.readDoubleLE(24);
-    // The header must be this key's, the count whole, and the file exactly header + columns.
-    found.writeDoubleLE(0, 24);
-    if (!found.equals(expected) || !Number.isSafeInteger(count) || count < 1) return undefined;
-    if (fstatSync(fd).size !== HEADER_BYTES + BYTES_PER_PRINT * count) return undefined;
-    const recording = recordingOver(symbol, count);
-    const buffer = recording.timeUs.buffer;
-    // Column by column, a piece at a time, each piece checked right after it is read.
-    for (let c = 0; c < COLUMNS.length; c++) {
-      const size = COLUMNS[c]!.bytes;
-      const offset = columnOffset(c, count);
-      const rowsPerPiece = PIECE_BYTES / size;
-      for (let from = 0; from < count; from += rowsPerPiece) {
-        const to = Math.min(count, from + rowsPerPiece);
-        const piece = new Uint8Array(buffer, offset + from * size, (to - from) * size);
-        if (!readFully(fd, piece, HEADER_BYTES + offset + from * size)) return undefined;
-        if (!columnKeepsPromises(recording, c, from, to, key.format === 'aggTrades')) return undefined;
+    if (readFully(fd, found, 0)) {
+      const count = found.readDoubleLE(24);
+      found.writeDoubleLE(0, 24);
+      if (found.equals(expected) && Number.isSafeInteger(count) && count >= 1 && fstatSync(fd).size === HEADER_BYTES + BYTES_PER_PRINT * count) {
+        return new LazyEntry(fd, HEADER_BYTES, symbol, count, key.format === 'aggTrades', reparse);
       }
     }
-    return recording;
+  } catch {
+    // Unreadable: as no entry.
+  }
+  closeSync(fd);
+  return undefined;
+}
+
+/** The cached columns of `key`, every row read and checked, or undefined when there is no sound entry. */
+export function readEntry(dir: string, key: EntryKey, symbol: string): Recording | undefined {
+  const entry = openEntry(dir, key, symbol, () => undefined);
+  if (entry === undefined) return undefined;
+  try {
+    entry.loadAll();
+    return entry.recording;
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    void entry.close();
   }
 }
 

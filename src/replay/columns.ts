@@ -11,6 +11,7 @@ export function recordingOver(symbol: string, count: number, buffer: ArrayBuffer
   return {
     symbol,
     count,
+    loadedRows: count,
     timeUs: new Float64Array(buffer, 0, count),
     price: new Float64Array(buffer, 8 * count, count),
     qty: new Float64Array(buffer, 16 * count, count),

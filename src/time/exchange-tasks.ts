@@ -37,6 +37,8 @@ export interface ExchangeTaskHost {
    * snapshots): a replayed book owing a rebuild is then rebuilt and published at depth instants.
    */
   depthFollowed(): boolean;
+  /** Loads the replayed rows an `advance` to `now` may print (a recording read from the cache fills as the replay goes). */
+  loadRecorded(now: number): void;
 }
 
 /**
@@ -110,14 +112,18 @@ export class ExchangeTask implements TimedTask {
   /** The end of a manual clock's move: the prints due by `now` that waited for a later depth instant. */
   settle(now: number): void {
     const core = this.host.core();
-    if (core.nextPrintAt() <= now) this.host.publish(core.submit({ type: 'advance', now, maxSteps: this.host.maxCatchUpSteps }).events);
+    if (core.nextPrintAt() > now) return;
+    this.host.loadRecorded(now);
+    this.host.publish(core.submit({ type: 'advance', now, maxSteps: this.host.maxCatchUpSteps }).events);
   }
 
   run(now: number): void {
     const host = this.host;
     host.faults.tick(now - host.offsetMs());
     const core = host.core();
-    if (core.nextGeneratorStepAt() <= now || core.nextPrintAt() <= now) host.publish(core.submit({ type: 'advance', now, maxSteps: host.maxCatchUpSteps }).events);
+    const printsDue = core.nextPrintAt() <= now;
+    if (printsDue) host.loadRecorded(now);
+    if (printsDue || core.nextGeneratorStepAt() <= now) host.publish(core.submit({ type: 'advance', now, maxSteps: host.maxCatchUpSteps }).events);
     if (host.listenKeys.nextExpiry() <= now) {
       const expired = host.listenKeys.expire(now);
       if (expired.length > 0) host.expireListenKeys(expired, now);

@@ -66,6 +66,7 @@ function world(story: Story) {
     maxCatchUpSteps: Infinity,
     deferPrints: false,
     depthFollowed: () => true,
+    loadRecorded: () => undefined, // recordings built in memory hold every row
   };
   const command = (step: Story['steps'][number]) => {
     const now = clock.now();

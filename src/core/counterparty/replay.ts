@@ -92,6 +92,20 @@ export class ReplayCounterparty {
     this.rebuild(venue, price[i - 1]!, time);
   }
 
+  /**
+   * The recorded time (µs) the rows must be loaded through before `advance(now)`: every row it
+   * prints was recorded before it, and the first row at or past it (where the printing stops,
+   * and whose time `nextPrintAt` reads) must be loaded too. `publishedAt(i) <= now` exactly when
+   * timeUs[i] < fromUs + (now - start + 1) * usPerMs.
+   */
+  recordedTimeNeeded(now: number): number {
+    return this.fromUs + (now - this.start + 1) * this.usPerMs;
+  }
+
+  get symbol(): string {
+    return this.recording.symbol;
+  }
+
   /** The server clock jumped by `deltaMs` (clock offset): the published times move with it. */
   shiftTime(deltaMs: number): void {
     this.start += deltaMs;

@@ -12,11 +12,15 @@ import type { SymbolHistory } from './market-data.ts';
 import type { MinuteBars } from './minute-bars.ts';
 import { barsOfTrades, TradeColumns, type TradeHistory } from './trade-tape.ts';
 
-/** Where a recording starts printing: the first row at or after `from` (ms; null: the first row), and `from` in µs. */
+/**
+ * Where a recording starts printing: the first row at or after `from` (ms; null: the first row),
+ * and `from` in µs. Searched among the loaded rows: a recording read lazily holds at least the
+ * rows through the first one past `from` (src/replay/), so the answer is the same.
+ */
 export function firstLiveRow(recording: Recording, from: number | null): { index: number; fromUs: number } {
   if (from === null) return { index: 0, fromUs: recording.count > 0 ? recording.timeUs[0]! : 0 };
   const fromUs = from * 1000;
-  return { index: lowerBound(recording.count, (i) => recording.timeUs[i]!, fromUs), fromUs };
+  return { index: lowerBound(recording.loadedRows, (i) => recording.timeUs[i]!, fromUs), fromUs };
 }
 
 /** The history of a replayed symbol whose simulator starts at `start` (ms). */
