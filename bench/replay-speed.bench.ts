@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const file = writeDay(dir, count);
     const sim = { port: 0, tls_port: 0, clock: 'manual', start_time_ms: DAY_START, max_advance_ms: 2 * DAY_MS, generator: { enabled: false }, replay: [{ symbol: 'BTCUSDT', file }], replay_cache_dir: join(dir, 'cache') } as const;
     await using server = await startSimulator({ config: { sim } });
-    const recording = loadRecordings(resolveConfig({ sim })).get('BTCUSDT')!;
+    const recording = (await loadRecordings(resolveConfig({ sim }))).get('BTCUSDT')!;
     const prints = recording.count;
     const bare: Timed[] = [];
     const quiet: Timed[] = [];

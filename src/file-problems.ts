@@ -25,6 +25,12 @@ export class FileProblems {
     if (this.listed.length < MAX_LISTED) this.listed.push(got === undefined ? { path, expected } : { path, expected, got });
   }
 
+  /** Adds every problem of `other` (listed up to the same bound, all counted). */
+  addAll(other: FileProblems): void {
+    for (const problem of other.listed) if (this.listed.length < MAX_LISTED) this.listed.push(problem);
+    this.total += other.total;
+  }
+
   /** Throws them as one FileProblemsError naming `source` (a key path), if there are any. */
   throwIfAny(source: string): void {
     if (this.total > 0) throw new FileProblemsError(source, this.listed, this.total);

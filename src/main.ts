@@ -58,7 +58,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   for (const warning of exposureWarnings(config)) err.line(`spot-sim: ${warning}`);
   if (command.kind === 'check-config') {
     try {
-      Simulator.checkResolved(config);
+      await Simulator.checkResolved(config);
     } catch (error) {
       if (error instanceof ConfigError || !(error instanceof Error)) return configurationFailure(error, command.configFile);
       // Everything checked here comes from the configuration: a file it names is part of it.

@@ -198,7 +198,7 @@ export class Simulator {
    */
   static async startResolved(config: Config): Promise<Simulator> {
     const sim = config.sim;
-    const files = readStartFiles(config);
+    const files = await readStartFiles(config);
     const clock = startClock(config);
     const history = loadMarketHistory(config, clock.now(), files.replays.recordings);
     const core: CoreRef = { current: new Exchange(config, clock.now(), history), history, recorded: files.replays };
@@ -254,7 +254,7 @@ export class Simulator {
   }
 
   /** @internal What a start reads before it listens, checked without listening (`--check-config`). */
-  static readonly checkResolved: (config: Config) => void = checkStartInputs;
+  static readonly checkResolved: (config: Config) => Promise<void> = checkStartInputs;
 
   /** @internal Subscribes to every event the exchange produces (after each response). */
   onEvents(listener: EventListener): () => void {

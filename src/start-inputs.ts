@@ -45,7 +45,7 @@ function readText(key: string, path: string, what: string, problems: ConfigProbl
 }
 
 /** Reads and checks the files `config` names; throws one ConfigError naming every bad one. */
-export function readStartFiles(config: Config): StartFiles {
+export async function readStartFiles(config: Config): Promise<StartFiles> {
   const { sim } = config;
   const problems: ConfigProblem[] = [];
   const cert = readText('sim.tls_cert', sim.tls_cert, 'PEM certificate', problems);
@@ -75,7 +75,7 @@ export function readStartFiles(config: Config): StartFiles {
     if (type !== 'ed25519') problems.push({ path: ed25519Key, expected: 'a PEM Ed25519 public key', got: `${JSON.stringify(ed25519Path)} (${type ?? 'not a key'})` });
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return { tls: { cert: cert!, key: key! }, ed25519PublicKeyPem: ed25519, replays: openRecordings(config) };
+  return { tls: { cert: cert!, key: key! }, ed25519PublicKeyPem: ed25519, replays: await openRecordings(config) };
 }
 
 /** The clock a start runs on: manual from `start_time_ms` (or now), or the wall clock. */
@@ -87,7 +87,7 @@ export function startClock(config: Config): Clock {
 }
 
 /** Everything a start reads before it listens, checked without starting (throws as a start would). */
-export function checkStartInputs(config: Config): void {
-  void readStartFiles(config).replays.close();
+export async function checkStartInputs(config: Config): Promise<void> {
+  await (await readStartFiles(config)).replays.close();
   loadMarketHistory(config, startClock(config).now());
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { aggregates, aggTradesCsv } from '../../scripts/replay/synthetic-trades.ts';
 import { resolveConfig } from '../config/index.ts';
 import type { Recording } from '../core/recording.ts';
-import { bytesOf } from './columns.ts';
+import { columnBytes } from './columns.ts';
 import { contentHashOf, readEntry, rememberedHash } from './cache.ts';
 import { loadRecordings } from './index.ts';
 
@@ -30,8 +30,14 @@ function copyOf(sample: string): string {
   return file;
 }
 
-function load(file: string, cacheDir: string, nowMs = Date.now()): Recording {
-  return loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file }], replay_cache_dir: cacheDir } }), nowMs).get('BTCUSDT')!;
+async function load(file: string, cacheDir: string, nowMs = Date.now()): Promise<Recording> {
+  return (await loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file }], replay_cache_dir: cacheDir } }), nowMs)).get('BTCUSDT')!;
+}
+
+function sha256Of(parts: readonly Uint8Array[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
 }
 
 function entries(dir: string): string[] {
@@ -40,10 +46,10 @@ function entries(dir: string): string[] {
 
 const KEY = (file: string, format: 'aggTrades' | 'trades' = 'aggTrades') => ({ contentHash: contentHashOf(readFileSync(file)), format, tickDecimals: 2, lotDecimals: 5 });
 
-test('a miss parses the file and writes one entry; a hit reads the entry', () => {
+test('a miss parses the file and writes one entry; a hit reads the entry', async () => {
   const file = copyOf('BTCUSDT-aggTrades-2025-01-01.zip');
   const cache = tempDir();
-  const parsed = load(file, cache);
+  const parsed = await load(file, cache);
   assert.equal(entries(cache).length, 1);
   assert.deepEqual(readEntry(cache, KEY(file), 'BTCUSDT'), parsed);
   // Change one size in the entry (still a sound entry): the next load must show it.
@@ -51,41 +57,41 @@ test('a miss parses the file and writes one entry; a hit reads the entry', () =>
   const bytes = readFileSync(entry);
   bytes.writeDoubleLE(7, 64 + 16 * parsed.count);
   writeFileSync(entry, bytes);
-  assert.equal(load(file, cache).qty[0], 7);
+  assert.equal((await load(file, cache)).qty[0], 7);
 });
 
-test('the same bytes under another name hit the same entry; another grid or kind is another entry', () => {
+test('the same bytes under another name hit the same entry; another grid or kind is another entry', async () => {
   const cache = tempDir();
   const a = copyOf('BTCUSDT-aggTrades-2025-01-01.csv');
   const b = join(tempDir(), 'renamed-aggTrades-x.csv');
   copyFileSync(a, b);
-  const cents = load(a, cache);
-  load(b, cache);
+  const cents = await load(a, cache);
+  await load(b, cache);
   assert.equal(entries(cache).length, 1);
   // A tick of 0.001: the prices are other numbers of ticks.
   const finer = { symbol: 'BTCUSDT', base: 'BTC', quote: 'USDT', tick: '0.001', lot: '0.00001', min_qty: '0.00001', max_qty: '9000', min_notional: '5' };
-  const r = loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file: a }], replay_cache_dir: cache }, instruments: [finer] })).get('BTCUSDT')!;
+  const r = (await loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file: a }], replay_cache_dir: cache }, instruments: [finer] }))).get('BTCUSDT')!;
   assert.deepEqual([...r.price], [...cents.price].map((p) => p * 10));
   assert.equal(entries(cache).length, 2);
 });
 
-test('a file\'s hash is remembered by its identity once its times are old enough, and forgotten when it changes', () => {
+test('a file\'s hash is remembered by its identity once its times are old enough, and forgotten when it changes', async () => {
   const file = copyOf('BTCUSDT-aggTrades-2025-01-01.csv');
   const cache = tempDir();
-  load(file, cache);
+  await load(file, cache);
   assert.equal(rememberedHash(cache, file, statSync(file, { bigint: true })), undefined, 'just written: its times cannot be trusted yet');
-  const first = load(file, cache, LATER());
+  const first = await load(file, cache, LATER());
   assert.equal(rememberedHash(cache, file, statSync(file, { bigint: true })), contentHashOf(readFileSync(file)));
   appendFileSync(file, '3346275300,93519.24000000,0.00100000,1,1,1735690200000000,True,True\n');
   assert.equal(rememberedHash(cache, file, statSync(file, { bigint: true })), undefined);
-  const changed = load(file, cache, LATER());
+  const changed = await load(file, cache, LATER());
   assert.equal(changed.count, first.count + 1);
 });
 
-test('a corrupt or stale entry is ignored and written anew', () => {
+test('a corrupt or stale entry is ignored and written anew', async () => {
   const file = copyOf('BTCUSDT-trades-2025-01-01.zip');
   const cache = tempDir();
-  const fresh = load(file, cache);
+  const fresh = await load(file, cache);
   const entry = join(cache, entries(cache)[0]!);
   const sound = readFileSync(entry);
   const n = fresh.count;
@@ -105,12 +111,12 @@ test('a corrupt or stale entry is ignored and written anew', () => {
   for (const [what, corrupt] of corruptions) {
     writeFileSync(entry, corrupt(Buffer.from(sound)));
     assert.equal(readEntry(cache, KEY(file, 'trades'), 'BTCUSDT'), undefined, what);
-    assert.deepEqual(load(file, cache), fresh, what);
+    assert.deepEqual(await load(file, cache), fresh, what);
     assert.ok(readFileSync(entry).equals(sound), `${what}: written anew`);
   }
 });
 
-test('a writer that died leaves a temporary file: an hour later the next write removes it', () => {
+test('a writer that died leaves a temporary file: an hour later the next write removes it', async () => {
   const file = copyOf('BTCUSDT-aggTrades-2025-01-01.csv');
   const cache = tempDir();
   const fresh = join(cache, 'x.bin.123.abc.tmp');
@@ -118,15 +124,15 @@ test('a writer that died leaves a temporary file: an hour later the next write r
   writeFileSync(fresh, 'half');
   writeFileSync(old, 'half');
   utimesSync(old, new Date(Date.now() - 3_700_000), new Date(Date.now() - 3_700_000));
-  load(file, cache);
+  await load(file, cache);
   assert.deepEqual(readdirSync(cache).filter((name) => name.endsWith('.tmp')), ['x.bin.123.abc.tmp']);
 });
 
-test('a cache that cannot be written costs only the parse', () => {
+test('a cache that cannot be written costs only the parse', async () => {
   const file = copyOf('BTCUSDT-aggTrades-2025-01-01.csv');
   const blocked = join(file, 'cache'); // under a regular file: no directory can be made there
-  assert.equal(load(file, blocked, LATER()).count, 300);
-  assert.equal(load(file, blocked, LATER()).count, 300);
+  assert.equal((await load(file, blocked, LATER())).count, 300);
+  assert.equal((await load(file, blocked, LATER())).count, 300);
 });
 
 test('workers loading one file at once into one cache: the same columns, one whole entry, nothing left over', async () => {
@@ -140,9 +146,11 @@ test('workers loading one file at once into one cache: the same columns, one who
     `import { resolveConfig } from ${JSON.stringify(new URL('../config/index.ts', import.meta.url).pathname)};`,
     `import { createHash } from 'node:crypto';`,
     `process.stdout.write('ready\\n');`,
-    `process.stdin.once('data', () => {`,
-    `  const r = loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file: ${JSON.stringify(file)} }], replay_cache_dir: ${JSON.stringify(cache)} } })).get('BTCUSDT');`,
-    `  process.stdout.write(createHash('sha256').update(new Uint8Array(r.timeUs.buffer)).digest('hex') + '\\n');`,
+    `process.stdin.once('data', async () => {`,
+    `  const r = (await loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file: ${JSON.stringify(file)} }], replay_cache_dir: ${JSON.stringify(cache)} } }))).get('BTCUSDT');`,
+    `  const hash = createHash('sha256');`,
+    `  for (const name of ['timeUs', 'price', 'qty', 'buyerIsMaker', 'newAggregate']) hash.update(new Uint8Array(r[name].buffer, r[name].byteOffset, r[name].byteLength));`,
+    `  process.stdout.write(hash.digest('hex') + '\\n');`,
     `  process.exit(0);`,
     `});`,
   ].join('\n');
@@ -160,12 +168,12 @@ test('workers loading one file at once into one cache: the same columns, one who
   await Promise.all(workers.map((child) => new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))));
   for (const child of workers) child.stdin.end('go\n');
   const digests = (await Promise.all(outputs)).map((lines) => lines.at(-1));
-  const expected = createHash('sha256').update(bytesOf(load(file, tempDir()))).digest('hex');
+  const expected = sha256Of(columnBytes(await load(file, tempDir())));
   assert.deepEqual(digests, [expected, expected, expected, expected]);
   assert.deepEqual(readdirSync(cache).filter((name) => !name.startsWith('file-')), entries(cache), 'no temporary file left');
   assert.equal(entries(cache).length, 1);
   const entry = readEntry(cache, KEY(file), 'BTCUSDT');
   assert.ok(entry !== undefined);
-  assert.equal(createHash('sha256').update(bytesOf(entry)).digest('hex'), expected);
+  assert.equal(sha256Of(columnBytes(entry)), expected);
   truncateSync(file, 0); // the temporary directory's 12 MB go with the test
 });

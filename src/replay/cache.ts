@@ -16,12 +16,13 @@
 // directory) only costs the parse; it never fails a start. Entries are never evicted: the
 // directory may be deleted at any time.
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, rmSync, statSync, type BigIntStats } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { endianness, homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ReplayFormat } from '../config/replay.ts';
 import type { Recording } from '../core/recording.ts';
-import { BYTES_PER_PRINT, bytesOf } from './columns.ts';
+import { BYTES_PER_PRINT, columnBytes } from './columns.ts';
 import { LazyEntry, readFully, type Reparse } from './lazy-entry.ts';
 
 const MAGIC = 'SPOTSIM-REPLAY\0\0';
@@ -120,35 +121,35 @@ export function readEntry(dir: string, key: EntryKey, symbol: string): Recording
   }
 }
 
-/** Writes `parts` through a file of its own renamed over `name`; false (and nothing left behind) on any error. */
-function writeAtomically(dir: string, name: string, parts: readonly Uint8Array[]): boolean {
+/**
+ * Writes `parts` through a file of its own renamed over `name`; false (and nothing left behind)
+ * on any error. In the thread pool: a start does not wait for its entry to be written.
+ */
+async function writeAtomically(dir: string, name: string, parts: readonly Uint8Array[]): Promise<boolean> {
   const temporary = join(dir, `${name}.${process.pid}.${randomUUID()}.tmp`);
   try {
-    mkdirSync(dir, { recursive: true });
-    const fd = openSync(temporary, 'w');
+    await mkdir(dir, { recursive: true });
+    const file = await open(temporary, 'w');
     try {
       // Part by part: the columns are written from where they lie, never copied into one buffer.
-      for (const part of parts) for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
+      for (const part of parts) for (let done = 0; done < part.length; ) done += (await file.write(part, done)).bytesWritten;
     } finally {
-      closeSync(fd);
+      await file.close();
     }
-    renameSync(temporary, join(dir, name));
+    await rename(temporary, join(dir, name));
     return true;
   } catch {
-    try {
-      rmSync(temporary, { force: true });
-    } catch {
-      // Nothing was written where nothing can be (a path under a file: ENOTDIR).
-    }
+    // Nothing was written where nothing can be (a path under a file: ENOTDIR), or it goes.
+    await rm(temporary, { force: true }).catch(() => undefined);
     return false;
   }
 }
 
 /** Stores the columns of `key` (best effort: a cache that cannot be written costs only time). */
-export function writeEntry(dir: string, key: EntryKey, recording: Recording, nowMs = Date.now()): boolean {
+export async function writeEntry(dir: string, key: EntryKey, recording: Recording, nowMs = Date.now()): Promise<boolean> {
   if (!NATIVE_LITTLE_ENDIAN) return false;
   sweepAbandoned(dir, nowMs);
-  return writeAtomically(dir, entryName(key), [header(key, recording.count), bytesOf(recording)]);
+  return writeAtomically(dir, entryName(key), [header(key, recording.count), ...columnBytes(recording)]);
 }
 
 /** A writer that died between writing and renaming left its file: gone once it is this old. */
@@ -192,8 +193,8 @@ export function rememberedHash(dir: string, path: string, stat: BigIntStats): st
 }
 
 /** Remembers the content hash of the file at `path` (unless it changed too recently to trust its times). */
-export function rememberHash(dir: string, path: string, stat: BigIntStats, contentHash: string, nowMs: number): void {
+export async function rememberHash(dir: string, path: string, stat: BigIntStats, contentHash: string, nowMs: number): Promise<void> {
   const changedMs = (stat.ctimeNs > stat.mtimeNs ? stat.ctimeNs : stat.mtimeNs) / 1_000_000n;
   if (BigInt(Math.floor(nowMs)) - changedMs < RACY_MS) return;
-  writeAtomically(dir, identityName(path), [Buffer.from(JSON.stringify({ identity: identityOf(path, stat), contentHash }))]);
+  await writeAtomically(dir, identityName(path), [Buffer.from(JSON.stringify({ identity: identityOf(path, stat), contentHash }))]);
 }

@@ -1,28 +1,36 @@
 // A Recording's columns in ONE ArrayBuffer, in the order the cache file stores them: time, price
 // and quantity as float64 (whole numbers below 2^53: µs, ticks, lots), then the two flag bytes.
-// 26 bytes a print, no object per print; the cache reads a file straight into this buffer.
+// 26 bytes a print, no object per print; the cache reads a file straight into this buffer. A
+// parse whose row count was estimated leaves each column's unused tail in place (a few percent)
+// rather than copying the day into a buffer of the exact size.
 import type { Recording } from '../core/recording.ts';
 
 /** Bytes of one print: three float64 columns and two byte columns. */
 export const BYTES_PER_PRINT = 3 * 8 + 2;
 
-/** A recording of `count` prints over `buffer` (BYTES_PER_PRINT x count bytes; zeroed when new). */
-export function recordingOver(symbol: string, count: number, buffer: ArrayBuffer = new ArrayBuffer(BYTES_PER_PRINT * count)): Recording {
+/**
+ * A recording of `count` prints over `buffer`, whose columns have room for `capacity` rows each
+ * (BYTES_PER_PRINT x capacity bytes; zeroed when new).
+ */
+export function recordingOver(symbol: string, count: number, capacity = count, buffer: ArrayBuffer = new ArrayBuffer(BYTES_PER_PRINT * capacity)): Recording {
   return {
     symbol,
     count,
     loadedRows: count,
     timeUs: new Float64Array(buffer, 0, count),
-    price: new Float64Array(buffer, 8 * count, count),
-    qty: new Float64Array(buffer, 16 * count, count),
-    buyerIsMaker: new Uint8Array(buffer, 24 * count, count),
-    newAggregate: new Uint8Array(buffer, 25 * count, count),
+    price: new Float64Array(buffer, 8 * capacity, count),
+    qty: new Float64Array(buffer, 16 * capacity, count),
+    buyerIsMaker: new Uint8Array(buffer, 24 * capacity, count),
+    newAggregate: new Uint8Array(buffer, 25 * capacity, count),
   };
 }
 
-/** The bytes behind a recording made by `recordingOver` (what the cache writes). */
-export function bytesOf(recording: Recording): Uint8Array {
-  return new Uint8Array(recording.timeUs.buffer, 0, BYTES_PER_PRINT * recording.count);
+/** Each column's bytes, in the order of the cache file (what the cache writes: header, then these). */
+export function columnBytes(recording: Recording): Uint8Array[] {
+  return COLUMNS.map(({ name }) => {
+    const column = recording[name];
+    return new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
+  });
 }
 
 /**

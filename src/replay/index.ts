@@ -13,8 +13,9 @@ import { stepDecimals } from '../core/units.ts';
 import { FileProblems, failureReason } from '../file-problems.ts';
 import { contentHashOf, defaultCacheDir, openEntry, rememberedHash, rememberHash, writeEntry, type EntryKey } from './cache.ts';
 import { LazyEntry } from './lazy-entry.ts';
-import { readTradesCsv, type Grid } from './trades-file.ts';
-import { readSingleCsvEntry } from './zip.ts';
+import { countLines, readTradesCsv, TradesCsvParser, type Grid } from './trades-file.ts';
+import { locateSingleCsvEntry, readSingleCsvEntry } from './zip.ts';
+import { inflateEntry } from './zip-stream.ts';
 
 export type { Recording } from '../core/recording.ts';
 export { BYTES_PER_PRINT } from './columns.ts';
@@ -46,22 +47,24 @@ export interface OpenRecordings {
  * past `from` plus one published millisecond (what a new core reads: its history and first
  * prints); throws one ConfigError naming every problem of every file.
  */
-export function openRecordings(config: Config, nowMs: number = Date.now()): OpenRecordings {
+export async function openRecordings(config: Config, nowMs: number = Date.now()): Promise<OpenRecordings> {
   const problems = new FileProblems();
   const recordings = new Map<string, Recording>();
   const lazy = new Map<string, LazyEntry>();
   const cacheDir = config.sim.replay_cache_dir ?? defaultCacheDir();
-  config.sim.replay.forEach((entry, i) => {
+  // The cache's writes, in the thread pool: a start does not wait for them, `close` does.
+  const writes: Promise<unknown>[] = [];
+  for (const [i, entry] of config.sim.replay.entries()) {
     const inst = config.instruments.find((candidate) => candidate.symbol === entry.symbol)!;
-    const opened = loadOne(entry, `${SOURCE}[${i}].file`, inst, cacheDir, nowMs, problems);
+    const opened = await loadOne(entry, `${SOURCE}[${i}].file`, inst, { dir: cacheDir, writes }, nowMs, problems);
     if (opened instanceof LazyEntry) {
       loadStart(opened, entry);
       lazy.set(entry.symbol, opened);
       recordings.set(entry.symbol, opened.recording);
     } else if (opened !== undefined) recordings.set(entry.symbol, opened);
-  });
+  }
   if (problems.total > 0) {
-    for (const entry of lazy.values()) void entry.close();
+    await Promise.all([...[...lazy.values()].map((entry) => entry.close()), ...writes]);
     problems.throwIfAny(SOURCE);
   }
   return {
@@ -76,18 +79,18 @@ export function openRecordings(config: Config, nowMs: number = Date.now()): Open
       await Promise.all([...lazy.values()].map((entry) => entry.backgroundEnded()));
     },
     async close() {
-      await Promise.all([...lazy.values()].map((entry) => entry.close()));
+      await Promise.all([...[...lazy.values()].map((entry) => entry.close()), ...writes]);
     },
   };
 }
 
 /** The recording of each replayed symbol, every row loaded; throws one ConfigError naming every problem of every file. */
-export function loadRecordings(config: Config, nowMs: number = Date.now()): ReadonlyMap<string, Recording> {
-  const open = openRecordings(config, nowMs);
+export async function loadRecordings(config: Config, nowMs: number = Date.now()): Promise<ReadonlyMap<string, Recording>> {
+  const open = await openRecordings(config, nowMs);
   try {
     open.loadThrough([...open.recordings.keys()].map((symbol) => ({ symbol, throughUs: Infinity })));
   } finally {
-    void open.close();
+    await open.close();
   }
   return open.recordings;
 }
@@ -118,10 +121,11 @@ function statOf(file: string, keyPath: string, problems: FileProblems): BigIntSt
 
 /**
  * One entry's recording: from the cache when its file was parsed before (opened, rows loaded as
- * needed), else parsed (and cached).
+ * needed), else parsed (and cached in the background).
  */
-function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, cacheDir: string, nowMs: number, problems: FileProblems): Recording | LazyEntry | undefined {
+async function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, cache: { dir: string; writes: Promise<unknown>[] }, nowMs: number, problems: FileProblems): Promise<Recording | LazyEntry | undefined> {
   const { file, symbol } = entry;
+  const cacheDir = cache.dir;
   const stat = statOf(file, keyPath, problems);
   if (stat === undefined) return undefined;
   const format = replayFormatOf(entry)!; // the configuration checked that one is known
@@ -132,8 +136,8 @@ function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, c
   const reparse = (key: EntryKey) => () => {
     const bytes = readQuietly(file);
     if (bytes === undefined || contentHashOf(bytes) !== key.contentHash) return undefined;
-    const parsed = parseBytes(bytes, file, format, symbol, grid, new FileProblems());
-    if (parsed !== undefined) writeEntry(cacheDir, key, parsed);
+    const parsed = parseNow(bytes, file, format, symbol, grid, new FileProblems());
+    if (parsed !== undefined) cache.writes.push(writeEntry(cacheDir, key, parsed));
     return parsed;
   };
 
@@ -149,18 +153,51 @@ function loadOne(entry: ReplayConfig, keyPath: string, inst: InstrumentConfig, c
     return undefined;
   }
   const contentHash = contentHashOf(bytes);
-  rememberHash(cacheDir, file, stat, contentHash, nowMs);
+  cache.writes.push(rememberHash(cacheDir, file, stat, contentHash, nowMs));
   const key = keyOf(contentHash);
   // The same bytes at another path, or the file changed back, were parsed before.
   const sameContent = remembered === contentHash ? undefined : openEntry(cacheDir, key, symbol, reparse(key));
   if (sameContent !== undefined) return sameContent;
-  const recording = parseBytes(bytes, file, format, symbol, grid, problems);
-  if (recording !== undefined) writeEntry(cacheDir, key, recording);
+  const recording = await parse(bytes, file, format, symbol, grid, problems);
+  if (recording !== undefined) cache.writes.push(writeEntry(cacheDir, key, recording));
   return recording;
 }
 
-/** The file's rows parsed (the .zip's one .csv, or the .csv), or undefined with its problems noted. */
-function parseBytes(bytes: Buffer, file: string, format: ReplayFormat, symbol: string, grid: Grid, problems: FileProblems): Recording | undefined {
+/**
+ * The file's rows (the .zip's one .csv, or the .csv), or undefined with its problems noted; a
+ * .zip's rows are read while it inflates (zip-stream.ts).
+ */
+async function parse(bytes: Buffer, file: string, format: ReplayFormat, symbol: string, grid: Grid, problems: FileProblems): Promise<Recording | undefined> {
+  if (!/\.zip$/i.test(file)) return readTradesCsv(bytes, file, format, symbol, grid, problems);
+  const entry = locateSingleCsvEntry(bytes, MAX_FILE_BYTES);
+  if (!entry.ok) {
+    problems.add(file, entry.problem);
+    return undefined;
+  }
+  // The rows' problems count only if the entry turns out whole and sound (as when it is inflated first).
+  const rowProblems = new FileProblems();
+  const parser = new TradesCsvParser(file, format, symbol, grid, rowProblems, (firstPiece, dataStart) => estimatedRows(firstPiece, dataStart, entry.size));
+  const inflated = await inflateEntry(entry, (piece) => parser.push(piece, false));
+  if (!inflated.ok) {
+    problems.add(file, inflated.problem);
+    return undefined;
+  }
+  parser.push(EMPTY, true);
+  const recording = parser.finish();
+  problems.addAll(rowProblems);
+  return recording;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Rows to make room for: the lines of the first piece, scaled to the declared size (the columns grow if more come). */
+function estimatedRows(firstPiece: Uint8Array, dataStart: number, size: number): number {
+  const seen = firstPiece.length - dataStart;
+  return seen <= 0 ? 1024 : Math.ceil(countLines(firstPiece, dataStart) * ((size - dataStart) / seen) * 1.02) + 16;
+}
+
+/** The same, all at once (an entry damaged after start, re-read while the clock waits). */
+function parseNow(bytes: Buffer, file: string, format: ReplayFormat, symbol: string, grid: Grid, problems: FileProblems): Recording | undefined {
   let csv: Uint8Array = bytes;
   if (/\.zip$/i.test(file)) {
     const zip = readSingleCsvEntry(bytes, MAX_FILE_BYTES);

@@ -28,17 +28,17 @@ function bigFile(): string {
 const FILE = bigFile();
 const LATER = Date.now() + 60_000;
 
-function open(cacheDir: string, from: number | null = null): OpenRecordings {
+function open(cacheDir: string, from: number | null = null): Promise<OpenRecordings> {
   const replay = [{ symbol: 'BTCUSDT', file: FILE, ...(from === null ? {} : { from }) }];
   return openRecordings(resolveConfig({ sim: { replay, replay_cache_dir: cacheDir } }), LATER);
 }
 
 /** A cache holding the file's entry (and its hash remembered), and the parse it was made from. */
-function primed(): { cacheDir: string; parsed: Recording } {
+async function primed(): Promise<{ cacheDir: string; parsed: Recording }> {
   const cacheDir = mkdtempSync(join(tmpdir(), 'spot-sim-lazy-cache-'));
-  const first = open(cacheDir);
+  const first = await open(cacheDir);
   const parsed = first.recordings.get('BTCUSDT')!;
-  void first.close();
+  await first.close(); // the entry is written by then
   assert.equal(parsed.loadedRows, ROWS, 'a parse holds every row');
   return { cacheDir, parsed };
 }
@@ -50,8 +50,8 @@ function sameRows(a: Recording, b: Recording, to: number): void {
 }
 
 test('a start from the cache reads one piece; the clock asks for more, a piece at a time, and the rows are the parse\'s', async () => {
-  const { cacheDir, parsed } = primed();
-  const later = open(cacheDir);
+  const { cacheDir, parsed } = await primed();
+  const later = await open(cacheDir);
   const recording = later.recordings.get('BTCUSDT')!;
   try {
     assert.equal(recording.count, ROWS);
@@ -73,10 +73,10 @@ test('a start from the cache reads one piece; the clock asks for more, a piece a
 });
 
 test('a later `from` loads the rows before it (the history) and the first published millisecond after it', async () => {
-  const { cacheDir, parsed } = primed();
+  const { cacheDir, parsed } = await primed();
   const fromRow = 2 * PIECE_ROWS + 5;
   const from = Math.ceil(parsed.timeUs[fromRow]! / 1000);
-  const later = open(cacheDir, from);
+  const later = await open(cacheDir, from);
   const recording = later.recordings.get('BTCUSDT')!;
   try {
     assert.equal(recording.loadedRows, 3 * PIECE_ROWS);
@@ -87,8 +87,8 @@ test('a later `from` loads the rows before it (the history) and the first publis
 });
 
 test('a piece damaged after start is replaced by the file parsed again; the background reading stops before it', async () => {
-  const { cacheDir, parsed } = primed();
-  const later = open(cacheDir);
+  const { cacheDir, parsed } = await primed();
+  const later = await open(cacheDir);
   const recording = later.recordings.get('BTCUSDT')!;
   try {
     // A time in the third piece made to go backwards (a promise broken), in the entry on disk.
@@ -110,8 +110,8 @@ test('a piece damaged after start is replaced by the file parsed again; the back
 });
 
 test('close stops the background reading and closes the entry', async () => {
-  const { cacheDir } = primed();
-  const later = open(cacheDir);
+  const { cacheDir } = await primed();
+  const later = await open(cacheDir);
   later.loadRestInBackground();
   await later.close();
   const recording = later.recordings.get('BTCUSDT')!;

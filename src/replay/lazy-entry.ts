@@ -11,7 +11,7 @@
 // identity and content hash were checked at start) and the columns are filled from it.
 import { closeSync, read, readSync } from 'node:fs';
 import type { Recording } from '../core/recording.ts';
-import { bytesOf, columnKeepsPromises, columnOffset, COLUMNS, recordingOver } from './columns.ts';
+import { columnBytes, columnKeepsPromises, columnOffset, COLUMNS, recordingOver } from './columns.ts';
 
 /** Rows read and checked at a time: 1.7 MB of columns, a few milliseconds here. */
 export const PIECE_ROWS = 65_536;
@@ -121,7 +121,8 @@ export class LazyEntry {
     if (parsed === undefined || parsed.count !== this.recording.count) {
       throw new Error(`spot-sim: the replay cache entry of ${this.recording.symbol} was damaged after start, and its file no longer parses as it did at start`);
     }
-    bytesOf(this.recording).set(bytesOf(parsed));
+    const from = columnBytes(parsed);
+    columnBytes(this.recording).forEach((column, c) => column.set(from[c]!));
     this.loaded = this.recording.count;
   }
 

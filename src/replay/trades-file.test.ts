@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { formatProblem } from '../config/index.ts';
 import type { Recording } from '../core/recording.ts';
 import { FileProblems } from '../file-problems.ts';
-import { readTradesCsv } from './trades-file.ts';
+import { readTradesCsv, TradesCsvParser } from './trades-file.ts';
 
 const FILE = '/data/BTCUSDT-aggTrades-2025-01-01.csv';
 /** BTCUSDT's grids in the default configuration. */
@@ -167,5 +167,40 @@ test('the fast pass over the bytes takes exactly what the exact rules take, with
       assert.deepEqual(results[0], results[1]);
     }),
     { numRuns: 2000 },
+  );
+});
+
+test('read in pieces split anywhere (a .zip inflating), a file gives the rows and the problems it gives read at once', () => {
+  const cell = fc.oneof(fc.constantFrom('60000.01', '60000.02', '0.00001', '1.5', 'x', ''), fc.stringMatching(/^[0-9]{1,6}\.[0-9]{2}$/));
+  const time = fc.oneof(fc.integer({ min: MS * 1000, max: MS * 1000 + 5000 }).map(String), fc.constantFrom('x', '1735689600'));
+  const row = fc.tuple(cell, cell, time, fc.constantFrom('true', 'false', 'maybe')).map(([price, qty, t, maker]) => `7,${price},${qty},1,2,${t},${maker},true`);
+  const file = fc.record({
+    bom: fc.boolean(),
+    header: fc.boolean(),
+    rows: fc.array(row, { maxLength: 12 }),
+    crlf: fc.boolean(),
+    finalNewline: fc.boolean(),
+  });
+  fc.assert(
+    fc.property(file, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), (f, sizes) => {
+      const newline = f.crlf ? '\r\n' : '\n';
+      const lines = [...(f.header ? ['agg_trade_id,price,quantity,first_trade_id,last_trade_id,transact_time,is_buyer_maker,is_best_match'] : []), ...f.rows];
+      const text = (f.bom ? '\uFEFF' : '') + lines.join(newline) + (f.finalNewline && lines.length > 0 ? newline : '');
+      const bytes = Buffer.from(text, 'utf8');
+      const whole = new FileProblems();
+      const expected = readTradesCsv(bytes, FILE, 'aggTrades', 'BTCUSDT', GRID, whole);
+      const inPieces = new FileProblems();
+      const parser = new TradesCsvParser(FILE, 'aggTrades', 'BTCUSDT', GRID, inPieces, () => 1);
+      for (let at = 0, k = 0; at < bytes.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        parser.push(bytes.subarray(at, at + size), false);
+        at += size;
+      }
+      parser.push(new Uint8Array(0), true);
+      const got = parser.finish();
+      assert.deepEqual(inPieces.listed.map(formatProblem), whole.listed.map(formatProblem));
+      assert.deepEqual(got === undefined ? undefined : columns(got), expected === undefined ? undefined : columns(expected));
+    }),
+    { numRuns: 1000 },
   );
 });

@@ -8,54 +8,16 @@
 // Rows in non-decreasing time. The kind is the caller's (format or file name), never guessed
 // from the columns: a futures file has fewer and is refused.
 //
-// A full day is millions of rows, so each line is read from the bytes by one fast pass that
-// only says "fine" or "not"; a line it does not take is read again from its text by the exact
-// rules, which name every problem by file, line and column (the column's number, from 1).
+// A full day is millions of rows, read line by line by row-reader.ts. The bytes may arrive in
+// pieces (a .zip's entry inflating, zip-stream.ts): `TradesCsvParser.push` reads each piece's
+// whole lines as it comes, so parsing goes on while the rest inflates, and every problem is
+// named at the same file, line and column as when the file is read at once.
 import type { Recording } from '../core/recording.ts';
-import { formatPlain, parseScaled, POW10 } from '../core/units.ts';
-import { RowProblems, shownCell, type FileProblems } from '../file-problems.ts';
+import type { FileProblems } from '../file-problems.ts';
 import type { ReplayFormat } from '../config/replay.ts';
-import { recordingOver, startsAggregate } from './columns.ts';
+import { columnsExpected, COMMA, CR, LAYOUTS, LF, RowReader, textOf, ZERO, type Grid, type Layout } from './row-reader.ts';
 
-/** The instrument's grids: prices in ticks, quantities in lots. */
-export interface Grid {
-  readonly tick: string;
-  readonly lot: string;
-  readonly tickDecimals: number;
-  readonly lotDecimals: number;
-}
-
-interface Layout {
-  readonly kind: ReplayFormat;
-  readonly columns: number;
-  /** Indexes (from 0) of the cells read. */
-  readonly price: number;
-  readonly qty: number;
-  readonly time: number;
-  readonly maker: number;
-  readonly names: string;
-  /** The columns of the futures file of the same name. */
-  readonly futures: number;
-}
-
-const LAYOUTS: Readonly<Record<ReplayFormat, Layout>> = {
-  aggTrades: { kind: 'aggTrades', columns: 8, price: 1, qty: 2, time: 5, maker: 6, names: 'aggId, price, qty, firstId, lastId, time, isBuyerMaker, isBestMatch', futures: 7 },
-  trades: { kind: 'trades', columns: 7, price: 1, qty: 2, time: 4, maker: 5, names: 'id, price, qty, quoteQty, time, isBuyerMaker, isBestMatch', futures: 6 },
-};
-
-const LF = 10;
-const CR = 13;
-const COMMA = 44;
-const DOT = 46;
-const ZERO = 48;
-/** 10^15: a time at or above it is in microseconds; 10^12: at or above it, in milliseconds. */
-const MICROS_FROM = 1e15;
-const MILLIS_FROM = 1e12;
-const MAX = Number.MAX_SAFE_INTEGER;
-/** The last millisecond whose microseconds stay below 2^53. */
-const MAX_MS = Math.floor(MAX / 1000);
-const TIME_EXPECTED = `a time in milliseconds (from 10^12) or microseconds (from 10^15), digits only, at most ${MAX} microseconds`;
-
+export type { Grid } from './row-reader.ts';
 /**
  * The recording of one file's bytes, or undefined when a row breaks a rule (every problem is
  * then in `problems`, named `file:line:column (cell)`).
@@ -70,37 +32,122 @@ export function readTradesCsv(
   /** @internal false: every row by the exact rules (a test holds the fast pass to them). */
   fastPass = true,
 ): Recording | undefined {
-  const layout = LAYOUTS[format];
-  const before = problems.total;
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const firstEnd = lineEnd(bytes, start);
-  const header = start < bytes.length && !startsWithInteger(bytes, start, firstEnd);
-  if (header) checkHeader(bytes, start, firstEnd, file, layout, problems);
   // One slot a line (a native count of newlines): the columns are allocated once, at their size.
-  const lines = countLines(bytes, start) - (header ? 1 : 0);
-  const reader = new RowReader(recordingOver(symbol, lines), bytes, layout, grid, format === 'aggTrades', file, problems);
-  let pos = header ? firstEnd + 1 : start;
-  let line = header ? 2 : 1;
-  for (; pos < bytes.length; line++) {
-    const next = fastPass ? reader.fast(pos) : -1;
-    if (next >= 0) {
-      pos = next;
-      continue;
+  const parser = new TradesCsvParser(file, format, symbol, grid, problems, (all, dataStart) => countLines(all, dataStart), fastPass);
+  parser.push(bytes, true);
+  return parser.finish();
+}
+
+/**
+ * A file's rows read from its bytes in pieces, in order (an entry inflating: no buffer of the
+ * whole file, whose first touch alone costs here as much as the parse). A line split between two
+ * pieces is carried over and read whole. `capacityOf(firstPiece, dataStart)` says how many rows
+ * to make room for (the columns grow if more come).
+ */
+export class TradesCsvParser {
+  private reader: RowReader | null = null;
+  private line = 1;
+  private first: Uint8Array | null = null;
+  /** The bytes of a line begun in an earlier piece and not yet whole. */
+  private carry = new Uint8Array(256);
+  private carried = 0;
+  private readonly before: number;
+  private readonly layout: Layout;
+
+  constructor(
+    private readonly file: string,
+    private readonly format: ReplayFormat,
+    private readonly symbol: string,
+    private readonly grid: Grid,
+    private readonly problems: FileProblems,
+    private readonly capacityOf: (firstPiece: Uint8Array, dataStart: number) => number,
+    private readonly fastPass = true,
+  ) {
+    this.before = problems.total;
+    this.layout = LAYOUTS[format];
+  }
+
+  /** Reads the next piece of the file's bytes; `final`: the file ends with it. */
+  push(piece: Uint8Array, final: boolean): void {
+    this.first ??= piece;
+    let rest = piece;
+    if (this.carried > 0 || this.reader === null) {
+      // The carried line (or the first one), completed up to this piece's first newline.
+      const nl = piece.indexOf(LF);
+      const take = nl < 0 ? piece.length : nl + 1;
+      this.append(piece.subarray(0, take));
+      rest = piece.subarray(take);
+      if (nl < 0 && !final) return;
+      const whole = this.carry.subarray(0, this.carried);
+      this.carried = 0;
+      this.read(whole);
     }
-    const end = lineEnd(bytes, pos);
-    reader.exact(pos, end > pos && bytes[end - 1] === CR ? end - 1 : end, line);
-    pos = end + 1;
+    if (final) return this.read(rest);
+    const end = rest.lastIndexOf(LF) + 1;
+    if (end > 0) this.read(rest.subarray(0, end));
+    this.append(rest.subarray(end));
   }
-  if (problems.total > before) return undefined;
-  if (reader.rows === 0) {
-    problems.add(`${file}:1:1 (file)`, 'at least one trade row', 'no rows');
-    return undefined;
+
+  /** After the final piece: the recording, or undefined when a row broke a rule or there is none. */
+  finish(): Recording | undefined {
+    if (this.reader === null) this.read(new Uint8Array(0));
+    const reader = this.reader!;
+    if (this.problems.total > this.before) return undefined;
+    if (reader.rows === 0) {
+      this.problems.add(`${this.file}:1:1 (file)`, 'at least one trade row', 'no rows');
+      return undefined;
+    }
+    return reader.result();
   }
-  return reader.recording;
+
+  private append(bytes: Uint8Array): void {
+    if (this.carried + bytes.length > this.carry.length) {
+      const grown = new Uint8Array(Math.max(2 * this.carry.length, this.carried + bytes.length));
+      grown.set(this.carry.subarray(0, this.carried));
+      this.carry = grown;
+    }
+    this.carry.set(bytes, this.carried);
+    this.carried += bytes.length;
+  }
+
+  /** Reads the lines of `bytes` (whole lines, or the file's last ones). */
+  private read(bytes: Uint8Array): void {
+    let pos = 0;
+    if (this.reader === null) pos = this.begin(bytes);
+    else this.reader.setWindow(bytes);
+    const reader = this.reader!;
+    let line = this.line;
+    for (; pos < bytes.length; line++) {
+      const next = this.fastPass ? reader.fast(pos) : -1;
+      if (next >= 0) {
+        pos = next;
+        continue;
+      }
+      const end = lineEnd(bytes, pos);
+      reader.exact(pos, end > pos && bytes[end - 1] === CR ? end - 1 : end, line);
+      pos = end + 1;
+    }
+    this.line = line;
+    reader.leaveWindow();
+  }
+
+  /** The first line: a header or a row (a byte-order mark before it is skipped); where the rows start. */
+  private begin(bytes: Uint8Array): number {
+    const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    const firstEnd = lineEnd(bytes, start);
+    const header = start < bytes.length && !startsWithInteger(bytes, start, firstEnd);
+    if (header) checkHeader(bytes, start, firstEnd, this.file, this.layout, this.problems);
+    const pos = header ? firstEnd + 1 : start;
+    this.line = header ? 2 : 1;
+    // The first piece holds the first line (or the whole file): its data start is the same.
+    const capacity = this.capacityOf(this.first ?? bytes, pos);
+    this.reader = new RowReader(this.symbol, capacity, bytes, this.layout, this.grid, this.format === 'aggTrades', this.file, this.problems);
+    return pos;
+  }
 }
 
 /** Lines from `start`: a final newline ends the last line, it starts none. */
-function countLines(bytes: Uint8Array, start: number): number {
+export function countLines(bytes: Uint8Array, start: number): number {
   let lines = 0;
   for (let at = start; at < bytes.length; lines++) {
     const nl = bytes.indexOf(LF, at);
@@ -121,220 +168,9 @@ function startsWithInteger(bytes: Uint8Array, start: number, end: number): boole
   return i > start && (i === end || bytes[i] === COMMA || bytes[i] === CR);
 }
 
-function textOf(bytes: Uint8Array, start: number, end: number): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8');
-}
-
-function columnsExpected({ kind, columns, names, futures }: Layout): string {
-  return `the ${columns} columns of a spot ${kind} row: ${names} (futures ${kind} files have ${futures} and are not read)`;
-}
-
 function checkHeader(bytes: Uint8Array, start: number, end: number, file: string, layout: Layout, problems: FileProblems): void {
   const text = textOf(bytes, start, end > start && bytes[end - 1] === CR ? end - 1 : end);
   const columns = text.split(',').length;
   if (columns !== layout.columns) problems.add(`${file}:1:1 (header)`, columnsExpected(layout), `${columns} columns`);
 }
 
-/** A time cell in µs (ms x 1000), or -1. */
-function timeUs(b: Uint8Array, start: number, end: number): number {
-  if (end - start > 16 || end === start) return -1;
-  let v = 0;
-  for (let i = start; i < end; i++) {
-    const d = b[i]! - ZERO;
-    if (d < 0 || d > 9) return -1;
-    v = v * 10 + d;
-  }
-  if (v >= MICROS_FROM) return v <= MAX ? v : -1;
-  if (v >= MILLIS_FROM) return v <= MAX_MS ? v * 1000 : -1;
-  return -1;
-}
-
-/** 1 for true, 0 for false (any case), -1 for anything else. */
-function flag(b: Uint8Array, start: number, end: number): number {
-  const n = end - start;
-  // `| 0x20` lowers an ASCII letter.
-  if (n === 4 && (b[start]! | 0x20) === 116 && (b[start + 1]! | 0x20) === 114 && (b[start + 2]! | 0x20) === 117 && (b[start + 3]! | 0x20) === 101) return 1;
-  if (n === 5 && (b[start]! | 0x20) === 102 && (b[start + 1]! | 0x20) === 97 && (b[start + 2]! | 0x20) === 108 && (b[start + 3]! | 0x20) === 115 && (b[start + 4]! | 0x20) === 101) return 0;
-  return -1;
-}
-
-const SKIP = 0;
-const PRICE = 1;
-const QTY = 2;
-const TIME = 3;
-const MAKER = 4;
-
-/** What each column of a layout is read as. */
-function rolesOf(layout: Layout): Uint8Array {
-  const roles = new Uint8Array(layout.columns);
-  roles[layout.price] = PRICE;
-  roles[layout.qty] = QTY;
-  roles[layout.time] = TIME;
-  roles[layout.maker] = MAKER;
-  return roles;
-}
-
-/** Rows into the recording's columns, checking time order across rows. */
-class RowReader {
-  /** Rows stored so far. */
-  rows = 0;
-  private previousUs = 0;
-  /** Where the previous row's time cell is in the bytes, for a message about the order. */
-  private previousFrom = 0;
-  private previousTo = 0;
-  private readonly roles: Uint8Array;
-  private readonly tickDecimals: number;
-  private readonly lotDecimals: number;
-  private readonly timeUs: Float64Array;
-  private readonly price: Float64Array;
-  private readonly qty: Float64Array;
-  private readonly buyerIsMaker: Uint8Array;
-  private readonly newAggregate: Uint8Array;
-  private readonly priceExpected: string;
-  private readonly qtyExpected: string;
-
-  constructor(
-    readonly recording: Recording,
-    private readonly bytes: Uint8Array,
-    private readonly layout: Layout,
-    private readonly grid: Grid,
-    private readonly everyRowNew: boolean,
-    private readonly file: string,
-    private readonly problems: FileProblems,
-  ) {
-    this.roles = rolesOf(layout);
-    this.tickDecimals = grid.tickDecimals;
-    this.lotDecimals = grid.lotDecimals;
-    ({ timeUs: this.timeUs, price: this.price, qty: this.qty, buyerIsMaker: this.buyerIsMaker, newAggregate: this.newAggregate } = recording);
-    this.priceExpected = `a price on the tick ${grid.tick}, from ${grid.tick} to ${formatPlain(MAX, grid.tickDecimals)}`;
-    this.qtyExpected = `a quantity on the lot ${grid.lot}, from ${grid.lot} to ${formatPlain(MAX, grid.lotDecimals)}`;
-  }
-
-  /**
-   * Reads the well-formed row at `start` straight from the bytes, each cell parsed as it is
-   * scanned, and returns where the next line starts; -1 (nothing stored) when anything is off
-   * (the exact rules then read the line). No allocation: it runs millions of times.
-   */
-  fast(start: number): number {
-    const b = this.bytes;
-    const len = b.length;
-    const roles = this.roles;
-    const last = roles.length - 1;
-    let p = start;
-    let price = -1;
-    let qty = -1;
-    let t = -1;
-    let maker = -1;
-    let timeFrom = 0;
-    let timeTo = 0;
-    for (let column = 0; column <= last; column++) {
-      const role = roles[column];
-      const from = p;
-      if (role === PRICE || role === QTY) {
-        // A plain decimal: 1 to 20 digits, an optional fraction of 1 to 20, none non-zero below the grid.
-        const decimals = role === PRICE ? this.tickDecimals : this.lotDecimals;
-        let v = 0;
-        for (; p < len; p++) {
-          const d = b[p]! - ZERO;
-          if (d < 0 || d > 9) break;
-          v = v * 10 + d;
-        }
-        if (p === from || p - from > 20) return -1;
-        let used = 0;
-        if (p < len && b[p] === DOT) {
-          const fraction = ++p;
-          for (; p < len; p++) {
-            const d = b[p]! - ZERO;
-            if (d < 0 || d > 9) break;
-            if (used < decimals) {
-              v = v * 10 + d;
-              used++;
-            } else if (d !== 0) return -1;
-          }
-          if (p === fraction || p - fraction > 20) return -1;
-        }
-        v *= POW10[decimals - used]!;
-        if (!(v > 0 && v <= MAX)) return -1;
-        if (role === PRICE) price = v;
-        else qty = v;
-      } else if (role === TIME) {
-        let v = 0;
-        for (; p < len; p++) {
-          const d = b[p]! - ZERO;
-          if (d < 0 || d > 9) break;
-          v = v * 10 + d;
-        }
-        if (p === from || p - from > 16) return -1;
-        if (v >= MICROS_FROM && v <= MAX) t = v;
-        else if (v >= MILLIS_FROM && v <= MAX_MS) t = v * 1000;
-        else return -1;
-        timeFrom = from;
-        timeTo = p;
-      } else {
-        for (; p < len; p++) {
-          const x = b[p];
-          if (x === COMMA || x === LF || x === CR) break;
-        }
-        if (role === MAKER) maker = flag(b, from, p);
-      }
-      // Every cell but the last ends at a comma.
-      if (column < last) {
-        if (p >= len || b[p] !== COMMA) return -1;
-        p++;
-      }
-    }
-    // The line ends here: LF, CRLF, or the end of the file.
-    if (p < len && b[p] === CR) p++;
-    if (p < len && b[p++] !== LF) return -1;
-    if (maker < 0 || t < this.previousUs) return -1;
-    this.store(t, price, qty, maker);
-    this.previousFrom = timeFrom;
-    this.previousTo = timeTo;
-    return p;
-  }
-
-  /** Reads a row by the exact rules, naming each problem; stores it when it has none. */
-  exact(start: number, end: number, line: number): void {
-    const { layout, grid, bytes: b } = this;
-    const problems = new RowProblems(`${this.file}:${line}`);
-    const text = textOf(b, start, end);
-    const cells = text.split(',');
-    if (text === '' || cells.length !== layout.columns) {
-      problems.add(1, 'row', columnsExpected(layout), text === '' ? 'a blank line' : `${cells.length} column${cells.length === 1 ? '' : 's'}`);
-      return problems.flush(this.problems);
-    }
-    const priceText = cells[layout.price]!;
-    const qtyText = cells[layout.qty]!;
-    const timeText = cells[layout.time]!;
-    const makerText = cells[layout.maker]!;
-    const price = parseScaled(priceText, grid.tickDecimals);
-    const qty = parseScaled(qtyText, grid.lotDecimals);
-    const t = /^[0-9]{1,16}$/.test(timeText) ? timeUs(Buffer.from(timeText, 'latin1'), 0, timeText.length) : -1;
-    const maker = /^true$/i.test(makerText) ? 1 : /^false$/i.test(makerText) ? 0 : -1;
-    if (!(price > 0 && price <= MAX)) problems.add(layout.price + 1, 'price', this.priceExpected, shownCell(priceText));
-    if (!(qty > 0 && qty <= MAX)) problems.add(layout.qty + 1, 'qty', this.qtyExpected, shownCell(qtyText));
-    if (t < 0) problems.add(layout.time + 1, 'time', TIME_EXPECTED, shownCell(timeText));
-    else if (t < this.previousUs) {
-      problems.add(layout.time + 1, 'time', `a time at or after the row before's (${textOf(b, this.previousFrom, this.previousTo)}): rows in time order`, shownCell(timeText));
-    }
-    if (maker < 0) problems.add(layout.maker + 1, 'isBuyerMaker', 'true or false (in any case)', shownCell(makerText));
-    if (t >= this.previousUs) {
-      this.previousUs = t;
-      // The cell starts after the commas before it (a cell holds no comma).
-      this.previousFrom = start + cells.slice(0, layout.time).reduce((sum, cell) => sum + Buffer.byteLength(cell) + 1, 0);
-      this.previousTo = this.previousFrom + timeText.length;
-    }
-    if (problems.count > 0) return problems.flush(this.problems);
-    this.store(t, price, qty, maker);
-  }
-
-  private store(t: number, price: number, qty: number, maker: number): void {
-    const row = this.rows++;
-    this.timeUs[row] = t;
-    this.price[row] = price;
-    this.qty[row] = qty;
-    this.buyerIsMaker[row] = maker;
-    this.newAggregate[row] = startsAggregate(this.everyRowNew, this.recording, row);
-    this.previousUs = t;
-  }
-}

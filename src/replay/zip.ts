@@ -24,7 +24,7 @@ const ENCRYPTED_FLAGS = 0x41;
 /** Names are shown in messages: this long at most. */
 const MAX_SHOWN_NAME = 80;
 
-function refuse(problem: string): ZipEntry {
+function refuse(problem: string): { readonly ok: false; readonly problem: string } {
   return { ok: false, problem };
 }
 
@@ -42,11 +42,56 @@ function shownName(raw: Buffer): string {
   return JSON.stringify(text.length > MAX_SHOWN_NAME ? `${text.slice(0, MAX_SHOWN_NAME - 3)}...` : text);
 }
 
+/** The single `.csv` entry of a .zip, found and checked, not yet inflated. */
+export interface LocatedEntry {
+  readonly ok: true;
+  readonly name: string;
+  readonly deflated: boolean;
+  /** The entry's data as stored (deflated, or the .csv itself). */
+  readonly stored: Buffer;
+  /** The size it declares once inflated, and its CRC-32. */
+  readonly size: number;
+  readonly crc: number;
+}
+
 /**
  * The data of the single `.csv` entry of `zip`, or why there is none. `maxBytes` bounds the
  * inflated size (checked against the declared size before inflating, and by zlib while it does).
  */
 export function readSingleCsvEntry(zip: Buffer, maxBytes: number): ZipEntry {
+  const entry = locateSingleCsvEntry(zip, maxBytes);
+  if (!entry.ok) return entry;
+  let data: Buffer = entry.stored;
+  if (entry.deflated) {
+    try {
+      // One byte of headroom: zlib stops there, so an entry that inflates to more than it declares is never inflated whole.
+      data = zlib.inflateRawSync(entry.stored, { maxOutputLength: Math.max(1, entry.size + 1) });
+    } catch (error) {
+      return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? inflatesBeyond(entry) : notInflating(error);
+    }
+  }
+  return checkedEntry(entry, data, data.length, crc32(data));
+}
+
+/** An entry whose data inflates to more than the size it declares (stopped there: no zip bomb). */
+export function inflatesBeyond(entry: LocatedEntry): ZipEntry {
+  return refuse(`a .zip entry that inflates to the size it declares (${entry.size} bytes; it inflates to more)`);
+}
+
+/** An entry that does not inflate: zlib's reason, its first line, bounded. */
+export function notInflating(error: unknown): ZipEntry {
+  return refuse(`a .zip entry that inflates (${(error as Error).message.split('\n')[0]!.slice(0, 80)})`);
+}
+
+/** The entry of `data` (inflated to `inflated` bytes with this CRC-32) if it is the one declared. */
+export function checkedEntry(entry: LocatedEntry, data: Buffer, inflated: number, crc: number): ZipEntry {
+  if (inflated !== entry.size) return refuse(`a .zip entry of the size it declares (${entry.size} bytes, inflated ${inflated})`);
+  if (crc !== entry.crc) return refuse('a .zip entry whose CRC-32 matches its data (corrupt archive)');
+  return { ok: true, name: entry.name, data };
+}
+
+/** The single `.csv` entry of `zip` and what it declares, or why there is none (`maxBytes` bounds its size). */
+export function locateSingleCsvEntry(zip: Buffer, maxBytes: number): LocatedEntry | { readonly ok: false; readonly problem: string } {
   const end = findEndRecord(zip);
   if (end < 0) return refuse('a .zip archive (no end of central directory record: not a zip, or cut short)');
   const disk = zip.readUInt16LE(end + 4);
@@ -80,37 +125,25 @@ export function readSingleCsvEntry(zip: Buffer, maxBytes: number): ZipEntry {
   const dataEnd = dataStart + compressedSize;
   if (dataEnd > centralOffset) return refuse('a .zip whose entry data lies before its central directory (corrupt or cut short)');
   const stored = zip.subarray(dataStart, dataEnd);
-  let data: Buffer;
-  if (method === STORED) {
-    if (compressedSize !== size) return refuse('a stored .zip entry whose sizes agree (corrupt archive)');
-    data = stored;
-  } else {
-    try {
-      // One byte of headroom: an entry that inflates to more than it declares is caught below, not cut.
-      data = zlib.inflateRawSync(stored, { maxOutputLength: Math.max(1, size + 1) });
-    } catch (error) {
-      return refuse(`a .zip entry that inflates (${(error as Error).message.split('\n')[0]!.slice(0, 80)})`);
-    }
-  }
-  if (data.length !== size) return refuse(`a .zip entry of the size it declares (${size} bytes, inflated ${data.length})`);
-  if (crc32(data) !== crc) return refuse('a .zip entry whose CRC-32 matches its data (corrupt archive)');
-  return { ok: true, name, data };
+  if (method === STORED && compressedSize !== size) return refuse('a stored .zip entry whose sizes agree (corrupt archive)');
+  return { ok: true, name, deflated: method === DEFLATED, stored, size, crc };
 }
 
 /** zlib's CRC-32 where Node has it (20.15 and later; a namespace import, so older ones still load), else the same sum computed here. */
-const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-export const crc32: (data: Uint8Array) => number = nativeCrc32 === undefined ? slowCrc32 : (data) => nativeCrc32(data) >>> 0;
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32;
+export const crc32: (data: Uint8Array, previous?: number) => number =
+  nativeCrc32 === undefined ? slowCrc32 : (data, previous = 0) => nativeCrc32(data, previous) >>> 0;
 
 let crcTable: Uint32Array | undefined;
 
-/** CRC-32 (ISO-HDLC, as zip and zlib compute it) without zlib's. */
-export function slowCrc32(data: Uint8Array): number {
+/** CRC-32 (ISO-HDLC, as zip and zlib compute it) without zlib's; `previous`: the CRC of the bytes before `data`. */
+export function slowCrc32(data: Uint8Array, previous = 0): number {
   const table = (crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
     return c >>> 0;
   }));
-  let c = 0xffffffff;
+  let c = (previous ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++) c = table[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
