@@ -43,23 +43,37 @@ function config(file: string, cacheDir: string) {
   return resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file }], replay_cache_dir: cacheDir } });
 }
 
-/** Child: one loadRecordings, timed; `laterMs` moves "now" past the racy window so the hash is remembered. */
-async function childLoad(file: string, cacheDir: string, laterMs: number): Promise<string> {
+/** Memory held from now on, measured after gc (twice: the inflated text is external memory a single collection may leave for the next). */
+function memorySince(): () => { arrayBuffers: number; rss: number; heap: number } {
   const gc = (globalThis as { gc?: () => void }).gc;
-  // The configuration is resolved before (a start does that anyway, replay or not).
-  const resolved = config(file, cacheDir);
   gc?.();
   const before = process.memoryUsage();
+  return () => {
+    gc?.();
+    gc?.();
+    const after = process.memoryUsage();
+    return { arrayBuffers: after.arrayBuffers - before.arrayBuffers, rss: after.rss - before.rss, heap: after.heapUsed - before.heapUsed };
+  };
+}
+
+/** Wall and CPU time (every thread of the process) from now on. */
+function stopwatch(): () => { ms: number; cpuMs: number } {
   const cpu = process.cpuUsage();
   const t = performance.now();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 };
+  };
+}
+
+/** Child: one loadRecordings (every row), timed; `laterMs` moves "now" past the racy window so the hash is remembered. */
+async function childLoad(file: string, cacheDir: string, laterMs: number): Promise<string> {
+  // The configuration is resolved before (a start does that anyway, replay or not).
+  const resolved = config(file, cacheDir);
+  const held = memorySince();
+  const time = stopwatch();
   const r = (await loadRecordings(resolved, Date.now() + laterMs)).get('BTCUSDT')!;
-  const ms = performance.now() - t;
-  const used = process.cpuUsage(cpu);
-  // Twice: the inflated text is an external buffer a single collection may leave for the next.
-  gc?.();
-  gc?.();
-  const after = process.memoryUsage();
-  return JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, count: r.count, arrayBuffers: after.arrayBuffers - before.arrayBuffers, rss: after.rss - before.rss, heap: after.heapUsed - before.heapUsed });
+  return JSON.stringify({ ...time(), count: r.count, ...held() });
 }
 
 /**
@@ -68,27 +82,19 @@ async function childLoad(file: string, cacheDir: string, laterMs: number): Promi
  * memory held once all is loaded.
  */
 async function childOpen(file: string, cacheDir: string, laterMs: number): Promise<string> {
-  const gc = (globalThis as { gc?: () => void }).gc;
   const resolved = config(file, cacheDir);
-  gc?.();
-  const before = process.memoryUsage();
-  const cpu = process.cpuUsage();
-  const t = performance.now();
+  const held = memorySince();
+  const time = stopwatch();
   const open = await openRecordings(resolved, Date.now() + laterMs);
-  const ms = performance.now() - t;
-  const used = process.cpuUsage(cpu);
+  const started = time();
   const r = open.recordings.get('BTCUSDT')!;
   const loadedAtStart = r.loadedRows;
   open.loadRestInBackground();
   await open.backgroundEnded();
-  const allMs = performance.now() - t;
+  const allLoadedMs = time().ms;
   await open.close();
-  const closedMs = performance.now() - t;
-  // Twice: the inflated text is an external buffer a single collection may leave for the next.
-  gc?.();
-  gc?.();
-  const after = process.memoryUsage();
-  return JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, loadedAtStart, allLoadedMs: allMs, closedMs, count: r.loadedRows, arrayBuffers: after.arrayBuffers - before.arrayBuffers, rss: after.rss - before.rss });
+  const closedMs = time().ms;
+  return JSON.stringify({ ...started, loadedAtStart, allLoadedMs, closedMs, count: r.loadedRows, ...held() });
 }
 
 /** Child: one startSimulator (ports 0, manual clock), with the replayed symbol or without; its time to resolve. */
@@ -96,13 +102,11 @@ async function childStart(file: string, cacheDir: string, replay: string): Promi
   const sim = { clock: 'manual', port: 0, tls_port: 0, replay_cache_dir: cacheDir, replay: replay === 'yes' ? [{ symbol: 'BTCUSDT', file }] : [] } as const;
   // One start before, unmeasured: module loading and the first TLS context are every start's, replay or not.
   await (await startSimulator({ config: { sim: { ...sim, replay: [] } } })).stop();
-  const cpu = process.cpuUsage();
-  const t = performance.now();
+  const time = stopwatch();
   const started = await startSimulator({ config: { sim } });
-  const ms = performance.now() - t;
-  const used = process.cpuUsage(cpu);
+  const figures = time();
   await started.stop();
-  return JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000 });
+  return JSON.stringify(figures);
 }
 
 /** Child: the cold load's parts one by one. */
