@@ -29,3 +29,9 @@ export interface SimulatorUrls {
   readonly ws: string;
   readonly wss: string;
 }
+
+/** The URLs of a simulator bound to `bind` (an IPv6 address in brackets) on these ports. */
+export function urlsOf(bind: string, ports: { readonly http: number; readonly https: number }): SimulatorUrls {
+  const host = bind.includes(':') ? `[${bind}]` : bind;
+  return { http: `http://${host}:${ports.http}`, https: `https://${host}:${ports.https}`, ws: `ws://${host}:${ports.http}`, wss: `wss://${host}:${ports.https}` };
+}

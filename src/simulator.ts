@@ -11,7 +11,7 @@ import { Service, type Reply } from './api/service.ts';
 import { loadConfig } from './config/index.ts';
 import type { Config } from './config/types.ts';
 import type { Balance, Order } from './client/types.ts';
-import type { SimulatorUrls, StartOptions } from './simulator-options.ts';
+import { urlsOf, type SimulatorUrls, type StartOptions } from './simulator-options.ts';
 import { ManualClock, type Clock } from './core/clock.ts';
 import { Exchange } from './core/exchange.ts';
 import type { CoreEvent } from './core/types.ts';
@@ -103,14 +103,8 @@ export class Simulator {
     readonly gateway: WsGateway,
     private readonly outbox: Outbox,
   ) {
-    const host = config.sim.bind.includes(':') ? `[${config.sim.bind}]` : config.sim.bind;
     this.ports = { http: listeners.httpPort, https: listeners.httpsPort };
-    this.urls = {
-      http: `http://${host}:${this.ports.http}`,
-      https: `https://${host}:${this.ports.https}`,
-      ws: `ws://${host}:${this.ports.http}`,
-      wss: `wss://${host}:${this.ports.https}`,
-    };
+    this.urls = urlsOf(config.sim.bind, this.ports);
     this.credentials = { apiKey: config.sim.account.api_key, apiSecret: config.sim.account.api_secret };
     this.statistics = new Stats(() => core.current);
     outbox.observe((events) => this.statistics.recordEvents(events));
@@ -208,11 +202,7 @@ export class Simulator {
       config,
       () => core.current,
       clock,
-      {
-        apiKey: sim.account.api_key,
-        apiSecret: sim.account.api_secret,
-        ed25519PublicKeyPem: files.ed25519PublicKeyPem,
-      },
+      { apiKey: sim.account.api_key, apiSecret: sim.account.api_secret, ed25519PublicKeyPem: files.ed25519PublicKeyPem },
       (message, error) => console.error(`spot-sim: ${message}:`, error),
       (key) => outbox.listenKeyRemoved(key),
     );
@@ -233,19 +223,15 @@ export class Simulator {
       onReply: (endpointId, reply, request) => simulator?.recordReply(endpointId, reply, 'ws', request),
       onMarketDataSubscriber: () => simulator?.scheduler.changed(),
     });
-    let listeners: ListenerPair;
+    let listeners: ListenerPair | undefined;
     try {
       listeners = await openListeners(handler, sim.bind, sim.port, sim.tls_port, files.tls);
-    } catch (error) {
-      await files.replays.close();
-      throw error;
-    }
-    try {
       simulator = new Simulator(config, core, service, clock, listeners, gateway, outbox);
     } catch (error) {
-      // A start that fails after listening closes what it opened, so the process can end.
+      // A start that fails closes what it opened (listeners, the replay's cache entries), so the process can end.
       gateway.closeAll();
-      await Promise.all([closeServer(listeners.http), closeServer(listeners.https), files.replays.close()]);
+      const servers = listeners === undefined ? [] : [closeServer(listeners.http), closeServer(listeners.https)];
+      await Promise.all([...servers, files.replays.close()]);
       throw error;
     }
     files.replays.loadRestInBackground();
