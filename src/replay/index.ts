@@ -44,7 +44,7 @@ export interface OpenRecordings {
 
 /**
  * The recording of each replayed symbol, each holding at least its rows through the first one
- * past `from` plus one published millisecond (what a new core reads: its history and first
+ * past `from` plus two published milliseconds (what a new core reads: its history and first
  * prints); throws one ConfigError naming every problem of every file.
  */
 export async function openRecordings(config: Config, nowMs: number = Date.now()): Promise<OpenRecordings> {
@@ -95,11 +95,15 @@ export async function loadRecordings(config: Config, nowMs: number = Date.now())
   return open.recordings;
 }
 
-/** The rows a new core reads at start: through the first row at or past `from` plus one published millisecond (counterparty/replay.ts). */
+/**
+ * The rows a new core reads at start (its history, and the prints due at once): through the first
+ * row at or past `from` plus two published milliseconds, as ReplayCounterparty.recordedTimeNeeded
+ * asks for the start instant.
+ */
 function loadStart(entry: LazyEntry, config: ReplayConfig): void {
   entry.loadThroughUs(-Infinity); // the first piece: the first row's time
   const fromUs = config.from === null ? entry.recording.timeUs[0]! : config.from * 1000;
-  entry.loadThroughUs(fromUs + 1000 * config.speed);
+  entry.loadThroughUs(fromUs + 2 * 1000 * config.speed);
 }
 
 const READABLE = "a readable spot aggTrades or trades file of the reference's public data";

@@ -72,7 +72,7 @@ test('a start from the cache reads one piece; the clock asks for more, a piece a
   }
 });
 
-test('a later `from` loads the rows before it (the history) and the first published millisecond after it', async () => {
+test('a later `from` loads the rows before it (the history) and the first published milliseconds after it', async () => {
   const { cacheDir, parsed } = await primed();
   const fromRow = 2 * PIECE_ROWS + 5;
   const from = Math.ceil(parsed.timeUs[fromRow]! / 1000);

@@ -51,9 +51,9 @@ function lazyRecording(rows: readonly RecordedRow[]): { recording: Recording; lo
       loaded = to;
     }
   };
-  // As a start does (src/replay/index.ts): the first piece, then one published ms past `from` (speed 1).
+  // As a start does (src/replay/index.ts): the first piece, then two published ms past `from` (speed 1).
   loadThroughUs(-Infinity);
-  loadThroughUs(recording.timeUs[0]! + 1000);
+  loadThroughUs(recording.timeUs[0]! + 2000);
   return { recording, loadThroughUs };
 }
 

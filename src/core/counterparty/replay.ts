@@ -96,10 +96,11 @@ export class ReplayCounterparty {
    * The recorded time (µs) the rows must be loaded through before `advance(now)`: every row it
    * prints was recorded before it, and the first row at or past it (where the printing stops,
    * and whose time `nextPrintAt` reads) must be loaded too. `publishedAt(i) <= now` exactly when
-   * timeUs[i] < fromUs + (now - start + 1) * usPerMs.
+   * timeUs[i] < fromUs + (now - start + 1) * usPerMs; one published millisecond more covers a
+   * speed whose µs per ms is not a whole number (the division and this product may round apart).
    */
   recordedTimeNeeded(now: number): number {
-    return this.fromUs + (now - this.start + 1) * this.usPerMs;
+    return this.fromUs + (now - this.start + 2) * this.usPerMs;
   }
 
   get symbol(): string {
