@@ -13,7 +13,7 @@ import { aggregates, aggTradesCsv } from '../../scripts/replay/synthetic-trades.
 import { resolveConfig } from '../config/index.ts';
 import type { Recording } from '../core/recording.ts';
 import { columnBytes } from './columns.ts';
-import { contentHashOf, readEntry, rememberedHash } from './cache.ts';
+import { contentHashOf, openEntry, rememberedHash, type EntryKey } from './cache.ts';
 import { loadRecordings } from './index.ts';
 
 const SAMPLES = new URL('../../fixtures/replay/', import.meta.url).pathname;
@@ -32,6 +32,20 @@ function copyOf(sample: string): string {
 
 async function load(file: string, cacheDir: string, nowMs = Date.now()): Promise<Recording> {
   return (await loadRecordings(resolveConfig({ sim: { replay: [{ symbol: 'BTCUSDT', file }], replay_cache_dir: cacheDir } }), nowMs)).get('BTCUSDT')!;
+}
+
+/** The entry of `key`, every row read and checked (no source to fall back on), or undefined when it is not sound. */
+function readEntry(dir: string, key: EntryKey, symbol: string): Recording | undefined {
+  const entry = openEntry(dir, key, symbol, () => undefined);
+  if (entry === undefined) return undefined;
+  try {
+    entry.loadAll();
+    return entry.recording;
+  } catch {
+    return undefined;
+  } finally {
+    void entry.close();
+  }
 }
 
 function sha256Of(parts: readonly Uint8Array[]): string {

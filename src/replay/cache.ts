@@ -107,20 +107,6 @@ export function openEntry(dir: string, key: EntryKey, symbol: string, reparse: R
   return undefined;
 }
 
-/** The cached columns of `key`, every row read and checked, or undefined when there is no sound entry. */
-export function readEntry(dir: string, key: EntryKey, symbol: string): Recording | undefined {
-  const entry = openEntry(dir, key, symbol, () => undefined);
-  if (entry === undefined) return undefined;
-  try {
-    entry.loadAll();
-    return entry.recording;
-  } catch {
-    return undefined;
-  } finally {
-    void entry.close();
-  }
-}
-
 /**
  * Writes `parts` through a file of its own renamed over `name`; false (and nothing left behind)
  * on any error. In the thread pool: a start does not wait for its entry to be written.

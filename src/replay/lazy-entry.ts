@@ -45,10 +45,6 @@ export class LazyEntry {
     this.recording = Object.defineProperty({ ...columns }, 'loadedRows', { get: loaded, enumerable: true });
   }
 
-  get loadedRows(): number {
-    return this.loaded;
-  }
-
   /** Loads rows until one recorded at or after `us` is loaded, or every row is (the first piece at least). */
   loadThroughUs(us: number): void {
     const { count, timeUs } = this.recording;
